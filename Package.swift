@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "swift-state-restoration",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "StateRestoration", targets: ["StateRestoration"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+  ],
+  targets: [
+    // Core
+    .target(
+      name: "StateRestoration",
+      dependencies: [.product(name: "Logging", package: "swift-log")]
+    ),
+
+    // Tests
+    .testTarget(
+      name: "StateRestorationTests",
+      dependencies: ["StateRestoration", .product(name: "Logging", package: "swift-log")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+  target.swiftSettings = settings
+}

@@ -1,0 +1,56 @@
+/// What the engine records about the app in every archive's top level.
+public struct ApplicationInfo: Sendable, Hashable {
+  /// The app's bundle identifier; it names the archive's folder.
+  public var bundleIdentifier: String
+  /// The app's version, so the delegate can refuse archives saved by another version.
+  public var bundleVersion: String
+  /// The system version at save time.
+  public var systemVersion: String
+  /// The interface idiom, such as `phone`, `pad` or `terminal`.
+  public var userInterfaceIdiom: String
+
+  /// Creates app information.
+  ///
+  /// - Parameters:
+  ///   - bundleIdentifier: The bundle identifier.
+  ///   - bundleVersion: The app's version.
+  ///   - systemVersion: The system version; by default the running kernel's name and release.
+  ///   - userInterfaceIdiom: The interface idiom.
+  public init(
+    bundleIdentifier: String,
+    bundleVersion: String = "1",
+    systemVersion: String = ApplicationInfo.currentSystemVersion,
+    userInterfaceIdiom: String = "unspecified"
+  ) {
+    self.bundleIdentifier = bundleIdentifier
+    self.bundleVersion = bundleVersion
+    self.systemVersion = systemVersion
+    self.userInterfaceIdiom = userInterfaceIdiom
+  }
+
+  /// The running system's name and release, such as `Linux 6.1.0`.
+  public static var currentSystemVersion: String { Platform.systemVersion }
+
+  /// Checks that an identifier can name a file or folder.
+  ///
+  /// - Parameter bundleIdentifier: The identifier.
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) when it is
+  ///   empty, `.` or `..`, or contains `/`, a backslash or a control character.
+  public static func validate(bundleIdentifier: String) throws(RestorationError) {
+    func reject(_ reason: String) -> RestorationError {
+      RestorationError(
+        .invalidIdentifier,
+        "bundle identifier \(String(reflecting: bundleIdentifier)) \(reason)"
+      )
+    }
+    if bundleIdentifier.isEmpty { throw reject("is empty") }
+    if bundleIdentifier == "." || bundleIdentifier == ".." { throw reject("is a relative folder") }
+    if bundleIdentifier.utf8.count > 255 { throw reject("is longer than 255 bytes") }
+    for scalar in bundleIdentifier.unicodeScalars {
+      if scalar == "/" || scalar == "\\" { throw reject("contains a path separator") }
+      if scalar.properties.generalCategory == .control {
+        throw reject("contains a control character")
+      }
+    }
+  }
+}

@@ -1,0 +1,602 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+// Our own reader rather than PropertyListSerialization: Foundation's has no input limits (a file
+// can declare a billion-element array, or make containers reference each other in a cycle), and
+// on Linux it is several times slower. This one treats every file as untrusted: every offset,
+// count and length is checked against the file before it is used, recursion is bounded, cycles
+// are detected, and the number of values it materializes is capped.
+
+/// Limits the archive reader enforces on untrusted input.
+public struct ArchiveLimits: Sendable, Hashable {
+  /// The largest file accepted, in bytes.
+  public var maxFileSize: Int
+  /// The largest number of objects in the property list's object table.
+  public var maxObjectCount: Int
+  /// The deepest nesting of arrays and dictionaries.
+  public var maxDepth: Int
+  /// The longest string, in bytes (ASCII) or UTF-16 code units.
+  public var maxStringLength: Int
+  /// The longest data value, in bytes.
+  public var maxDataLength: Int
+  /// The most elements in one array or dictionary.
+  public var maxCollectionCount: Int
+
+  /// Creates limits.
+  ///
+  /// - Parameters:
+  ///   - maxFileSize: The largest file accepted, in bytes.
+  ///   - maxObjectCount: The largest number of objects in the object table.
+  ///   - maxDepth: The deepest nesting of containers.
+  ///   - maxStringLength: The longest string.
+  ///   - maxDataLength: The longest data value.
+  ///   - maxCollectionCount: The most elements in one container.
+  public init(
+    maxFileSize: Int = 256 << 20,
+    maxObjectCount: Int = 16 << 20,
+    maxDepth: Int = 128,
+    maxStringLength: Int = 16 << 20,
+    maxDataLength: Int = 64 << 20,
+    maxCollectionCount: Int = 8 << 20
+  ) {
+    self.maxFileSize = maxFileSize
+    self.maxObjectCount = maxObjectCount
+    self.maxDepth = maxDepth
+    self.maxStringLength = maxStringLength
+    self.maxDataLength = maxDataLength
+    self.maxCollectionCount = maxCollectionCount
+  }
+
+  /// The defaults: generous for any real UI state, small enough that a hostile file cannot
+  /// exhaust memory.
+  public static let `default` = ArchiveLimits()
+}
+
+/// Reads a binary property list (`bplist00`) into ``StateValue``s, checking everything.
+struct BinaryPropertyListReader {
+  /// The type of an object, from its marker byte.
+  enum ObjectType: Equatable {
+    case null, bool, integer, real, date, data, asciiString, utf16String, uid, array, set,
+      dictionary, unknown
+  }
+
+  let bytes: [UInt8]
+  let limits: ArchiveLimits
+  let objectCount: Int
+  let topObject: Int
+  private let offsetTableOffset: Int
+  private let offsetSize: Int
+  private let referenceSize: Int
+
+  /// Decoded strings, by object index, so shared keys are built once.
+  private var stringCache: [String?]
+  /// Containers being decoded, to detect reference cycles.
+  private var inProgress: [Bool]
+  /// How many more values may be materialized; bounds the work a file of shared containers
+  /// (a "billion laughs" file) can cause.
+  private var valueBudget: Int
+
+  /// Parses the header and trailer and checks the offset table.
+  ///
+  /// - Throws: ``RestorationError`` for a file that is not a well-formed binary property list.
+  init(bytes: [UInt8], limits: ArchiveLimits = .default) throws(RestorationError) {
+    self.bytes = bytes
+    self.limits = limits
+    guard bytes.count <= limits.maxFileSize else {
+      throw RestorationError(
+        .limitExceeded,
+        "file is \(bytes.count) bytes, above the limit of \(limits.maxFileSize)"
+      )
+    }
+    guard bytes.count >= 8, bytes[0..<6].elementsEqual("bplist".utf8) else {
+      throw RestorationError(.notPropertyList, "not a binary property list (no bplist header)")
+    }
+    guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
+      throw RestorationError(
+        .notPropertyList,
+        "binary property list version '\(String(decoding: bytes[6..<8], as: UTF8.self))' is not supported (only 00)"
+      )
+    }
+    guard bytes.count >= 8 + 1 + 32 else {
+      throw RestorationError(.truncated, "file is \(bytes.count) bytes, too short for a trailer")
+    }
+    let trailer = bytes.count - 32
+    offsetSize = Int(bytes[trailer + 6])
+    referenceSize = Int(bytes[trailer + 7])
+    let count = Self.bigEndian(bytes, at: trailer + 8, width: 8)
+    let top = Self.bigEndian(bytes, at: trailer + 16, width: 8)
+    let table = Self.bigEndian(bytes, at: trailer + 24, width: 8)
+    guard [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(referenceSize) else {
+      throw RestorationError(
+        .malformed,
+        "trailer declares offset width \(offsetSize) and reference width \(referenceSize)",
+        offset: trailer
+      )
+    }
+    guard count >= 1, count <= UInt64(limits.maxObjectCount) else {
+      throw RestorationError(
+        count == 0 ? .malformed : .limitExceeded,
+        "trailer declares \(count) objects (limit \(limits.maxObjectCount))",
+        offset: trailer + 8
+      )
+    }
+    guard top < count else {
+      throw RestorationError(.malformed, "top object \(top) is outside the \(count) objects")
+    }
+    objectCount = Int(count)
+    topObject = Int(top)
+    let (tableBytes, overflow) = objectCount.multipliedReportingOverflow(by: offsetSize)
+    guard !overflow, table >= 9, table <= UInt64(trailer), Int(table) + tableBytes <= trailer
+    else {
+      throw RestorationError(
+        .truncated,
+        "offset table at \(table) with \(objectCount) entries does not fit before the trailer",
+        offset: trailer + 24
+      )
+    }
+    offsetTableOffset = Int(table)
+    stringCache = []
+    inProgress = []
+    valueBudget = 0
+    // Every object must start inside the object area.
+    for index in 0..<objectCount {
+      let offset = Self.bigEndian(
+        bytes, at: offsetTableOffset + index * offsetSize, width: offsetSize)
+      guard offset >= 8, offset < UInt64(offsetTableOffset) else {
+        throw RestorationError(
+          .malformed,
+          "object \(index) starts at \(offset), outside the object area 8..<\(offsetTableOffset)",
+          offset: offsetTableOffset + index * offsetSize
+        )
+      }
+    }
+    stringCache = [String?](repeating: nil, count: objectCount)
+    inProgress = [Bool](repeating: false, count: objectCount)
+    // A file whose containers are not shared materializes at most one value per reference,
+    // and there are fewer references than bytes.
+    valueBudget = 2 * (bytes.count + objectCount)
+  }
+
+  // MARK: Low-level access
+
+  private static func bigEndian(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
+    return value
+  }
+
+  /// The byte offset of an object, after checking the reference.
+  func offset(of reference: Int) throws(RestorationError) -> Int {
+    guard reference >= 0, reference < objectCount else {
+      throw RestorationError(
+        .malformed,
+        "reference to object \(reference), but there are \(objectCount) objects"
+      )
+    }
+    return Int(
+      Self.bigEndian(bytes, at: offsetTableOffset + reference * offsetSize, width: offsetSize)
+    )
+  }
+
+  /// The type of an object.
+  func type(of reference: Int) throws(RestorationError) -> ObjectType {
+    let marker = bytes[try offset(of: reference)]
+    switch marker >> 4 {
+    case 0x0:
+      switch marker {
+      case 0x00: return .null
+      case 0x08, 0x09: return .bool
+      default: return .unknown
+      }
+    case 0x1: return .integer
+    case 0x2: return .real
+    case 0x3: return .date
+    case 0x4: return .data
+    case 0x5: return .asciiString
+    case 0x6: return .utf16String
+    case 0x8: return .uid
+    case 0xA: return .array
+    case 0xC: return .set
+    case 0xD: return .dictionary
+    default: return .unknown
+    }
+  }
+
+  /// Checks that `count` items of `width` bytes starting at `start` lie inside the object area.
+  private func checkSpan(
+    start: Int,
+    count: Int,
+    width: Int,
+    at offset: Int
+  ) throws(RestorationError) {
+    let (length, overflow) = count.multipliedReportingOverflow(by: width)
+    guard !overflow, start <= offsetTableOffset, length <= offsetTableOffset - start else {
+      throw RestorationError(
+        .truncated,
+        "object declares \(count) items of \(width) bytes, past the end of the object area",
+        offset: offset
+      )
+    }
+  }
+
+  /// Reads the count of a variable-length object and returns it with the start of its payload.
+  private func header(at offset: Int) throws(RestorationError) -> (count: Int, start: Int) {
+    let low = Int(bytes[offset] & 0x0F)
+    if low != 0x0F { return (low, offset + 1) }
+    guard offset + 1 < offsetTableOffset else {
+      throw RestorationError(.truncated, "count of object is cut off", offset: offset)
+    }
+    let marker = bytes[offset + 1]
+    guard marker >> 4 == 0x1, marker & 0x0F <= 3 else {
+      throw RestorationError(
+        .malformed,
+        "count of object is not an integer (marker 0x\(String(marker, radix: 16)))",
+        offset: offset + 1
+      )
+    }
+    let width = 1 << Int(marker & 0x0F)
+    try checkSpan(start: offset + 2, count: 1, width: width, at: offset)
+    let value = Self.bigEndian(bytes, at: offset + 2, width: width)
+    guard value <= UInt64(Int32.max) else {
+      throw RestorationError(.limitExceeded, "object declares a count of \(value)", offset: offset)
+    }
+    return (Int(value), offset + 2 + width)
+  }
+
+  // MARK: Typed access
+
+  /// The references held by an array.
+  func arrayReferences(_ reference: Int) throws(RestorationError) -> [Int] {
+    let offset = try offset(of: reference)
+    guard bytes[offset] >> 4 == 0xA else {
+      throw RestorationError(.malformed, "object \(reference) is not an array", offset: offset)
+    }
+    let (count, start) = try header(at: offset)
+    try checkCollection(count, at: offset)
+    try checkSpan(start: start, count: count, width: referenceSize, at: offset)
+    return readReferences(start: start, count: count)
+  }
+
+  /// The key and value references of a dictionary.
+  func dictionaryReferences(
+    _ reference: Int
+  ) throws(RestorationError) -> (keys: [Int], values: [Int]) {
+    let offset = try offset(of: reference)
+    guard bytes[offset] >> 4 == 0xD else {
+      throw RestorationError(.malformed, "object \(reference) is not a dictionary", offset: offset)
+    }
+    let (count, start) = try header(at: offset)
+    try checkCollection(count, at: offset)
+    try checkSpan(start: start, count: count * 2, width: referenceSize, at: offset)
+    return (
+      readReferences(start: start, count: count),
+      readReferences(start: start + count * referenceSize, count: count)
+    )
+  }
+
+  private func checkCollection(_ count: Int, at offset: Int) throws(RestorationError) {
+    guard count <= limits.maxCollectionCount else {
+      throw RestorationError(
+        .limitExceeded,
+        "container declares \(count) elements (limit \(limits.maxCollectionCount))",
+        offset: offset
+      )
+    }
+  }
+
+  private func readReferences(start: Int, count: Int) -> [Int] {
+    var result = [Int](repeating: 0, count: count)
+    bytes.withUnsafeBufferPointer { buffer in
+      var position = start
+      for index in 0..<count {
+        var value = 0
+        for _ in 0..<referenceSize {
+          value = value << 8 | Int(buffer[position])
+          position += 1
+        }
+        result[index] = value
+      }
+    }
+    return result
+  }
+
+  /// A string object.
+  mutating func string(_ reference: Int) throws(RestorationError) -> String {
+    let offset = try offset(of: reference)
+    if let cached = stringCache[reference] { return cached }
+    let marker = bytes[offset] >> 4
+    guard marker == 0x5 || marker == 0x6 else {
+      throw RestorationError(.malformed, "object \(reference) is not a string", offset: offset)
+    }
+    let (count, start) = try header(at: offset)
+    guard count <= limits.maxStringLength else {
+      throw RestorationError(
+        .limitExceeded,
+        "string of \(count) characters (limit \(limits.maxStringLength))",
+        offset: offset
+      )
+    }
+    let result: String
+    if marker == 0x5 {
+      try checkSpan(start: start, count: count, width: 1, at: offset)
+      let slice = bytes[start..<(start + count)]
+      guard slice.allSatisfy({ $0 < 0x80 }) else {
+        throw RestorationError(.malformed, "ASCII string holds a non-ASCII byte", offset: offset)
+      }
+      result = String(decoding: slice, as: UTF8.self)
+    } else {
+      try checkSpan(start: start, count: count, width: 2, at: offset)
+      var units = [UInt16](repeating: 0, count: count)
+      for index in 0..<count {
+        units[index] = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
+      }
+      result = String(decoding: units, as: UTF16.self)
+    }
+    stringCache[reference] = result
+    return result
+  }
+
+  /// Any object, as a ``StateValue``.
+  ///
+  /// - Parameters:
+  ///   - reference: The object.
+  ///   - depth: The current nesting depth.
+  ///   - uid: Maps a UID to the identifier path it stands for; nil rejects UIDs.
+  /// - Returns: The value.
+  /// - Throws: ``RestorationError`` for malformed input or a limit exceeded.
+  mutating func value(
+    _ reference: Int,
+    depth: Int = 0,
+    uid: ((Int) throws(RestorationError) -> String)? = nil
+  ) throws(RestorationError) -> StateValue {
+    guard valueBudget > 0 else {
+      throw RestorationError(
+        .limitExceeded,
+        "file references its containers more often than its size allows (shared-container bomb)"
+      )
+    }
+    valueBudget -= 1
+    let offset = try offset(of: reference)
+    let marker = bytes[offset]
+    switch marker >> 4 {
+    case 0x0:
+      switch marker {
+      case 0x08: return .bool(false)
+      case 0x09: return .bool(true)
+      case 0x00:
+        throw RestorationError(.malformed, "null values are not supported", offset: offset)
+      default:
+        throw RestorationError(
+          .malformed,
+          "unknown marker 0x\(String(marker, radix: 16))",
+          offset: offset
+        )
+      }
+    case 0x1:
+      return try integer(at: offset)
+    case 0x2:
+      return .real(try real(at: offset))
+    case 0x3:
+      guard marker == 0x33 else {
+        throw RestorationError(.malformed, "date is not 8 bytes", offset: offset)
+      }
+      try checkSpan(start: offset + 1, count: 8, width: 1, at: offset)
+      let seconds = Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, width: 8))
+      return .date(Date(timeIntervalSinceReferenceDate: seconds))
+    case 0x4:
+      let (count, start) = try header(at: offset)
+      guard count <= limits.maxDataLength else {
+        throw RestorationError(
+          .limitExceeded,
+          "data of \(count) bytes (limit \(limits.maxDataLength))",
+          offset: offset
+        )
+      }
+      try checkSpan(start: start, count: count, width: 1, at: offset)
+      return .data(Data(bytes[start..<(start + count)]))
+    case 0x5, 0x6:
+      return .string(try string(reference))
+    case 0x8:
+      let width = Int(marker & 0x0F) + 1
+      guard width <= 8 else {
+        throw RestorationError(.malformed, "UID of \(width) bytes", offset: offset)
+      }
+      try checkSpan(start: offset + 1, count: width, width: 1, at: offset)
+      let index = Self.bigEndian(bytes, at: offset + 1, width: width)
+      guard let uid else {
+        throw RestorationError(
+          .malformed, "UID \(index) outside an archive's objects", offset: offset)
+      }
+      guard index <= UInt64(Int.max) else {
+        throw RestorationError(.malformed, "UID \(index) is out of range", offset: offset)
+      }
+      return .reference(try uid(Int(index)))
+    case 0xA:
+      return try container(reference, depth: depth) {
+        (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> StateValue
+        in
+        let elements = try reader.arrayReferences(reference)
+        var values: [StateValue] = []
+        values.reserveCapacity(elements.count)
+        for element in elements {
+          values.append(try reader.value(element, depth: depth + 1, uid: uid))
+        }
+        return .array(values)
+      }
+    case 0xD:
+      return try container(reference, depth: depth) {
+        (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> StateValue
+        in
+        let (keys, values) = try reader.dictionaryReferences(reference)
+        var result: [String: StateValue] = [:]
+        result.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) {
+          let name = try reader.string(key)
+          guard result[name] == nil else {
+            throw RestorationError(
+              .malformed,
+              "dictionary repeats the key '\(name)'",
+              offset: offset
+            )
+          }
+          result[name] = try reader.value(value, depth: depth + 1, uid: uid)
+        }
+        return .dictionary(result)
+      }
+    case 0xC:
+      throw RestorationError(.malformed, "sets are not supported", offset: offset)
+    default:
+      throw RestorationError(
+        .malformed,
+        "unknown marker 0x\(String(marker, radix: 16))",
+        offset: offset
+      )
+    }
+  }
+
+  /// Reads a dictionary into ordered key-value pairs, keeping the file's key order.
+  mutating func keyedValues(
+    _ reference: Int,
+    depth: Int,
+    uid: ((Int) throws(RestorationError) -> String)?
+  ) throws(RestorationError) -> KeyedValues {
+    try container(reference, depth: depth) {
+      (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> KeyedValues
+      in
+      let (keys, values) = try reader.dictionaryReferences(reference)
+      var result = KeyedValues()
+      for (key, value) in zip(keys, values) {
+        let name = try reader.string(key)
+        guard result[name] == nil else {
+          throw RestorationError(
+            .malformed,
+            "dictionary repeats the key '\(name)'",
+            offset: try reader.offset(of: reference)
+          )
+        }
+        result.appendUnchecked(name, try reader.value(value, depth: depth + 1, uid: uid))
+      }
+      return result
+    }
+  }
+
+  /// Runs `body` for a container, guarding depth and cycles.
+  mutating func container<T>(
+    _ reference: Int,
+    depth: Int,
+    _ body: (inout BinaryPropertyListReader, Int) throws(RestorationError) -> T
+  ) throws(RestorationError) -> T {
+    guard depth < limits.maxDepth else {
+      throw RestorationError(
+        .limitExceeded,
+        "containers nested deeper than \(limits.maxDepth)",
+        offset: try offset(of: reference)
+      )
+    }
+    guard !inProgress[reference] else {
+      throw RestorationError(
+        .malformed,
+        "object \(reference) contains itself (reference cycle)",
+        offset: try offset(of: reference)
+      )
+    }
+    inProgress[reference] = true
+    defer { inProgress[reference] = false }
+    return try body(&self, depth)
+  }
+
+  private func integer(at offset: Int) throws(RestorationError) -> StateValue {
+    let marker = bytes[offset]
+    let exponent = Int(marker & 0x0F)
+    guard exponent <= 4 else {
+      throw RestorationError(.malformed, "integer of 2^\(exponent) bytes", offset: offset)
+    }
+    let width = 1 << exponent
+    try checkSpan(start: offset + 1, count: width, width: 1, at: offset)
+    switch width {
+    case 1, 2, 4:
+      return .integer(Int64(Self.bigEndian(bytes, at: offset + 1, width: width)))
+    case 8:
+      return .integer(Int64(bitPattern: Self.bigEndian(bytes, at: offset + 1, width: 8)))
+    default:
+      let high = Self.bigEndian(bytes, at: offset + 1, width: 8)
+      let low = Self.bigEndian(bytes, at: offset + 9, width: 8)
+      if high == 0 {
+        return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .unsignedInteger(low)
+      }
+      if high == UInt64.max, low >= UInt64(1) << 63 {
+        return .integer(Int64(bitPattern: low))
+      }
+      throw RestorationError(.malformed, "integer does not fit in 64 bits", offset: offset)
+    }
+  }
+
+  private func real(at offset: Int) throws(RestorationError) -> Double {
+    let marker = bytes[offset]
+    switch marker {
+    case 0x22:
+      try checkSpan(start: offset + 1, count: 4, width: 1, at: offset)
+      return Double(Float(bitPattern: UInt32(Self.bigEndian(bytes, at: offset + 1, width: 4))))
+    case 0x23:
+      try checkSpan(start: offset + 1, count: 8, width: 1, at: offset)
+      return Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, width: 8))
+    default:
+      throw RestorationError(
+        .malformed,
+        "real with marker 0x\(String(marker, radix: 16))",
+        offset: offset
+      )
+    }
+  }
+}
+
+extension BinaryPropertyListReader {
+  /// Reads a whole property list whose top object is a dictionary, UIDs rejected.
+  ///
+  /// - Parameters:
+  ///   - bytes: The file.
+  ///   - limits: The input limits.
+  /// - Returns: The top-level value.
+  /// - Throws: ``RestorationError`` for malformed input.
+  static func readValue(
+    _ bytes: [UInt8],
+    limits: ArchiveLimits = .default
+  ) throws(RestorationError) -> StateValue {
+    var reader = try BinaryPropertyListReader(bytes: bytes, limits: limits)
+    return try reader.value(reader.topObject)
+  }
+}
+
+/// Reading and writing any binary property list, outside the archive layout.
+package enum PropertyList {
+  /// Reads a binary property list; UIDs are rejected.
+  ///
+  /// - Parameters:
+  ///   - bytes: The file's bytes.
+  ///   - limits: The input limits.
+  /// - Returns: The top object.
+  /// - Throws: ``RestorationError`` for malformed input.
+  package static func read(
+    _ bytes: [UInt8],
+    limits: ArchiveLimits = .default
+  ) throws(RestorationError) -> StateValue {
+    try BinaryPropertyListReader.readValue(bytes, limits: limits)
+  }
+
+  /// Writes a value as a binary property list.
+  ///
+  /// - Parameter value: The top object; references are not allowed.
+  /// - Returns: The file's bytes.
+  /// - Throws: ``RestorationError`` when the value holds a reference.
+  package static func write(_ value: StateValue) throws(RestorationError) -> [UInt8] {
+    var writer = BinaryPropertyListWriter()
+    let top = try writer.add(value) { (path: String) throws(RestorationError) -> Int in
+      throw RestorationError(
+        .encodingFailed, "a plain property list cannot hold the reference '\(path)'")
+    }
+    return writer.makeBytes(top: top)
+  }
+}

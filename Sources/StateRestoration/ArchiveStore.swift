@@ -1,0 +1,141 @@
+/// The files a restoration store keeps for one app.
+public enum ArchiveStoreItem: String, Sendable, Hashable, CaseIterable {
+  /// The archive itself (UIKit's `data.data`).
+  case archive = "data.data"
+  /// The crash guard's marker (UIKit's `inprogress.data`).
+  case inProgressMarker = "inprogress.data"
+  /// Why the last archive was discarded, so the next launch can say so.
+  case discardNote = "discarded.data"
+  /// A text snapshot of the UI taken at background time, shown at a restoring launch.
+  case snapshot = "snapshot.data"
+}
+
+/// Where the engine keeps its archive, its crash-guard marker and its notes.
+///
+/// ``FileArchiveStore`` keeps them on disk, in UIKit's layout; ``InMemoryArchiveStore`` keeps
+/// them in memory, for tests that simulate a process dying and the app launching again.
+public protocol ArchiveStore: AnyObject {
+  /// A description of where the items live, for log lines and reports.
+  var location: String { get }
+
+  /// Reads an item.
+  ///
+  /// - Parameters:
+  ///   - item: The item.
+  ///   - maxSize: The largest size accepted, in bytes.
+  /// - Returns: The item's bytes, or nil if it does not exist.
+  /// - Throws: ``RestorationError`` when the item exists but cannot be read.
+  func read(_ item: ArchiveStoreItem, maxSize: Int) throws(RestorationError) -> [UInt8]?
+
+  /// Replaces an item, atomically: a reader sees the old bytes or the new ones, never a mix.
+  ///
+  /// - Parameters:
+  ///   - bytes: The new contents.
+  ///   - item: The item.
+  /// - Throws: ``RestorationError`` when the item cannot be written; the old one is kept.
+  func write(_ bytes: [UInt8], to item: ArchiveStoreItem) throws(RestorationError)
+
+  /// Removes an item; removing a missing item does nothing.
+  ///
+  /// - Parameter item: The item.
+  /// - Throws: ``RestorationError`` when the item exists but cannot be removed.
+  func remove(_ item: ArchiveStoreItem) throws(RestorationError)
+}
+
+/// A store that keeps its items in memory.
+///
+/// Hand the same store to a new engine to simulate the app launching again after its process
+/// died; ``contents`` and ``init(contents:)`` capture and replay the exact bytes "on disk" at any
+/// instant, for example the instant a simulated crash happens.
+public final class InMemoryArchiveStore: ArchiveStore {
+  /// The items and their bytes.
+  public var contents: [ArchiveStoreItem: [UInt8]]
+
+  /// How many times each item was written, for assertions.
+  public private(set) var writeCounts: [ArchiveStoreItem: Int] = [:]
+
+  /// Creates a store.
+  ///
+  /// - Parameter contents: Items to start with.
+  public init(contents: [ArchiveStoreItem: [UInt8]] = [:]) {
+    self.contents = contents
+  }
+
+  /// `memory`.
+  public var location: String { "memory" }
+
+  /// Reads an item.
+  public func read(_ item: ArchiveStoreItem, maxSize: Int) throws(RestorationError) -> [UInt8]? {
+    guard let bytes = contents[item] else { return nil }
+    guard bytes.count <= maxSize else {
+      throw RestorationError(
+        .limitExceeded,
+        "item is \(bytes.count) bytes, above the limit of \(maxSize)",
+        file: "memory:\(item.rawValue)"
+      )
+    }
+    return bytes
+  }
+
+  /// Replaces an item.
+  public func write(_ bytes: [UInt8], to item: ArchiveStoreItem) throws(RestorationError) {
+    contents[item] = bytes
+    writeCounts[item, default: 0] += 1
+  }
+
+  /// Removes an item.
+  public func remove(_ item: ArchiveStoreItem) throws(RestorationError) {
+    contents[item] = nil
+  }
+}
+
+/// A store that keeps its items on disk, where UIKit keeps them:
+/// `<state root>/Saved Application State/<bundle id>.savedState/data.data`.
+///
+/// The folder is created with mode 0700 and the files with mode 0600. Every write goes to a
+/// temporary file in the same folder, is flushed, renamed into place and the folder flushed, so
+/// a process killed at any instant leaves the old archive or the new one, whole; two processes
+/// writing at once leave one of the two, whole.
+public final class FileArchiveStore: ArchiveStore {
+  /// The folder holding the items.
+  public let folder: String
+
+  /// Creates a store for an app.
+  ///
+  /// - Parameters:
+  ///   - stateRoot: The folder that holds `Saved Application State`.
+  ///   - bundleIdentifier: The app's bundle identifier; it names a folder, so it must not
+  ///     contain `/`, be `.` or `..`, or hold control characters.
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) for an
+  ///   identifier that cannot name a folder.
+  public init(stateRoot: String, bundleIdentifier: String) throws(RestorationError) {
+    try ApplicationInfo.validate(bundleIdentifier: bundleIdentifier)
+    let root = stateRoot.hasSuffix("/") ? String(stateRoot.dropLast()) : stateRoot
+    folder = "\(root)/Saved Application State/\(bundleIdentifier).savedState"
+  }
+
+  /// The folder path.
+  public var location: String { folder }
+
+  /// The path of an item.
+  ///
+  /// - Parameter item: The item.
+  /// - Returns: Its file path.
+  public func path(of item: ArchiveStoreItem) -> String { "\(folder)/\(item.rawValue)" }
+
+  /// Reads an item from disk.
+  public func read(_ item: ArchiveStoreItem, maxSize: Int) throws(RestorationError) -> [UInt8]? {
+    try Platform.readFile(path(of: item), maxSize: maxSize)
+  }
+
+  /// Replaces an item on disk, atomically and durably.
+  public func write(_ bytes: [UInt8], to item: ArchiveStoreItem) throws(RestorationError) {
+    try Platform.createFolder(folder)
+    try Platform.writeFileAtomically(path(of: item), bytes: bytes)
+  }
+
+  /// Removes an item from disk.
+  public func remove(_ item: ArchiveStoreItem) throws(RestorationError) {
+    try Platform.removeFile(path(of: item))
+  }
+}

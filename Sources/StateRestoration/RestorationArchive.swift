@@ -1,0 +1,176 @@
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
+
+/// A restoration archive: the top-level values and one record per preserved object, parents
+/// before children.
+///
+/// This is the archive as a value, independent of the file: ``encoded()`` writes it as a binary
+/// property list, ``init(decoding:limits:)`` reads one back. The layout on disk is documented in
+/// `docs/ArchiveFormat.md`.
+public struct RestorationArchive: Sendable, Hashable {
+  /// The archive format's version.
+  public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Incremented for changes older readers cannot read.
+    public var major: Int
+    /// Incremented for additions older readers can ignore.
+    public var minor: Int
+
+    /// Creates a version.
+    ///
+    /// - Parameters:
+    ///   - major: The major version.
+    ///   - minor: The minor version.
+    public init(major: Int, minor: Int) {
+      self.major = major
+      self.minor = minor
+    }
+
+    /// The version this library writes.
+    public static let current = Version(major: 1, minor: 0)
+
+    /// Orders versions by major, then minor.
+    public static func < (lhs: Version, rhs: Version) -> Bool {
+      (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
+    }
+
+    /// `major.minor`.
+    public var description: String { "\(major).\(minor)" }
+  }
+
+  /// The names of the top-level keys the engine writes, UIKit's own.
+  public enum Key {
+    /// The archive format's major version.
+    public static let majorVersion = "kUIStateRestorationArchiveMajorVersionKey"
+    /// The archive format's minor version.
+    public static let minorVersion = "kUIStateRestorationArchiveMinorVersionKey"
+    /// The app's bundle version at save time.
+    public static let bundleVersion = "UIApplicationStateRestorationBundleVersion"
+    /// The system version at save time.
+    public static let systemVersion = "UIApplicationStateRestorationSystemVersion"
+    /// The date of the save.
+    public static let timestamp = "UIApplicationStateRestorationTimestamp"
+    /// The interface idiom at save time.
+    public static let userInterfaceIdiom = "UIApplicationStateRestorationUserInterfaceIdiom"
+
+    /// Every key the engine reserves in the top-level coder; apps must not write them.
+    public static let reserved: Set<String> = [
+      majorVersion, minorVersion, bundleVersion, systemVersion, timestamp, userInterfaceIdiom,
+    ]
+  }
+
+  /// One preserved object.
+  public struct Record: Sendable, Hashable {
+    /// The object's restoration identifier path.
+    public var identifierPath: String
+    /// Whether it is a view controller, a view or another object.
+    public var kind: RestorationKind
+    /// The name of the object's class at save time; a restored object of another class is not
+    /// decoded.
+    public var className: String
+    /// The name of the object's restoration class, if it had one.
+    public var restorationClassName: String?
+    /// The storyboard scene the object came from, if any.
+    public var storyboard: StoryboardReference?
+    /// The object's state, as its coder received it.
+    public var state: KeyedValues
+    /// Keys the object marked sensitive: named here, their values never written.
+    public var sensitiveKeys: [String]
+
+    /// Creates a record.
+    ///
+    /// - Parameters:
+    ///   - identifierPath: The object's identifier path.
+    ///   - kind: The object's kind.
+    ///   - className: The object's class name.
+    ///   - restorationClassName: The object's restoration class name.
+    ///   - storyboard: The storyboard scene the object came from.
+    ///   - state: The object's state.
+    ///   - sensitiveKeys: Keys withheld from the archive.
+    public init(
+      identifierPath: String,
+      kind: RestorationKind,
+      className: String,
+      restorationClassName: String? = nil,
+      storyboard: StoryboardReference? = nil,
+      state: KeyedValues = KeyedValues(),
+      sensitiveKeys: [String] = []
+    ) {
+      self.identifierPath = identifierPath
+      self.kind = kind
+      self.className = className
+      self.restorationClassName = restorationClassName
+      self.storyboard = storyboard
+      self.state = state
+      self.sensitiveKeys = sensitiveKeys
+    }
+  }
+
+  /// The top-level values: the engine's keys (see ``Key``) followed by the app's own.
+  public var topLevel: KeyedValues
+  /// The preserved objects, parents before children (UIKit's root identifier paths, in order).
+  public var records: [Record]
+
+  /// Creates an archive.
+  ///
+  /// - Parameters:
+  ///   - topLevel: The top-level values.
+  ///   - records: The records, parents before children.
+  public init(topLevel: KeyedValues = KeyedValues(), records: [Record] = []) {
+    self.topLevel = topLevel
+    self.records = records
+  }
+
+  /// The format version recorded in the archive, or nil if the keys are absent.
+  public var version: Version? {
+    guard
+      case .integer(let major) = topLevel[Key.majorVersion],
+      case .integer(let minor) = topLevel[Key.minorVersion],
+      let major = Int(exactly: major), let minor = Int(exactly: minor)
+    else { return nil }
+    return Version(major: major, minor: minor)
+  }
+
+  /// The app's bundle version at save time.
+  public var bundleVersion: String? {
+    topLevel[Key.bundleVersion].flatMap(String.init(stateValue:))
+  }
+
+  /// The system version at save time.
+  public var systemVersion: String? {
+    topLevel[Key.systemVersion].flatMap(String.init(stateValue:))
+  }
+
+  /// When the archive was saved.
+  public var timestamp: Date? { topLevel[Key.timestamp].flatMap(Date.init(stateValue:)) }
+
+  /// The interface idiom at save time.
+  public var userInterfaceIdiom: String? {
+    topLevel[Key.userInterfaceIdiom].flatMap(String.init(stateValue:))
+  }
+
+  /// The identifier paths of all records, parents first (UIKit's "root restoration identifier
+  /// paths").
+  public var rootIdentifierPaths: [String] { records.map(\.identifierPath) }
+
+  /// The restoration class of every record that has one, by identifier path (UIKit's
+  /// "restoration class map").
+  public var restorationClassMap: [String: String] {
+    var map: [String: String] = [:]
+    for record in records {
+      if let name = record.restorationClassName { map[record.identifierPath] = name }
+    }
+    return map
+  }
+
+  /// The record for an identifier path.
+  ///
+  /// - Parameter identifierPath: The path.
+  /// - Returns: The first record with that path, or nil.
+  /// - Complexity: O(n); build a dictionary for repeated lookups.
+  public func record(at identifierPath: String) -> Record? {
+    records.first { $0.identifierPath == identifierPath }
+  }
+}

@@ -1,0 +1,455 @@
+public import Logging
+
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
+
+/// The state preservation and restoration engine: UIKit's machinery, for any tree of restorable
+/// objects.
+///
+/// An app (or a UI framework) creates one engine, gives it a ``RestorationDelegate`` that opts
+/// in, and calls ``preserveApplicationState(roots:)`` when it moves to the background and
+/// ``restoreApplicationState(roots:)`` at launch, between will-finish-launching and
+/// did-finish-launching. The engine walks the tree through ``RestorationNode``, computes UIKit's
+/// identifier paths, archives one record per object, and at the next launch finds or re-creates
+/// each object and hands it its state back.
+///
+/// It also keeps UIKit's discard rules: a force quit deletes the archive
+/// (``applicationWasForceQuit()``), two crashes during restoration delete it (the `inprogress`
+/// marker), a crash while restoration is extended deletes it, and an unreadable archive is
+/// deleted with a logged reason. ``RestorationSettings/developerMode`` keeps the archive in every
+/// case.
+public final class RestorationEngine {
+  /// What the engine records about the app.
+  public let applicationInfo: ApplicationInfo
+  /// Where the archive lives.
+  public let store: any ArchiveStore
+  /// The restoration classes, registered objects and storyboards archives may use.
+  public let registry: RestorationRegistry
+  /// Developer mode, debug logging and input limits.
+  public var settings: RestorationSettings {
+    didSet { applyLogLevel() }
+  }
+  /// The app's opt-in and hooks; without a delegate nothing is saved or restored.
+  public weak var delegate: (any RestorationDelegate)?
+  /// Where the engine logs; debug messages appear when ``RestorationSettings/debugLogging`` is on.
+  public var logger: Logger {
+    didSet { applyLogLevel() }
+  }
+  /// The clock used for archive timestamps.
+  public var now: @Sendable () -> Date = { Date() }
+
+  /// The report of the last restoration.
+  public private(set) var lastRestorationReport: RestorationReport?
+  /// The report of the last preservation.
+  public private(set) var lastPreservationReport: PreservationReport?
+
+  private var classNames = ClassNames()
+  /// Restorations not yet complete: 1 while restoring, plus one per extension.
+  private var pendingRestorations = 0
+  /// Whether the archive on disk is the one restored from (not one written since).
+  private var restoredArchiveOnDisk = false
+
+  /// Creates an engine.
+  ///
+  /// - Parameters:
+  ///   - applicationInfo: What to record about the app.
+  ///   - store: Where the archive lives.
+  ///   - registry: The restoration classes and objects archives may use.
+  ///   - settings: Developer mode, debug logging and limits; by default read from the
+  ///     environment.
+  ///   - logger: Where to log.
+  public init(
+    applicationInfo: ApplicationInfo,
+    store: any ArchiveStore,
+    registry: RestorationRegistry = RestorationRegistry(),
+    settings: RestorationSettings = .fromEnvironment(),
+    logger: Logger = Logger(label: "StateRestoration")
+  ) {
+    self.applicationInfo = applicationInfo
+    self.store = store
+    self.registry = registry
+    self.settings = settings
+    self.logger = logger
+    applyLogLevel()
+  }
+
+  private func applyLogLevel() {
+    if settings.debugLogging, logger.logLevel > .debug { logger.logLevel = .debug }
+  }
+
+  func debug(_ message: @autoclosure () -> String) {
+    guard settings.debugLogging else { return }
+    logger.debug("\(message())")
+  }
+
+  func warn(_ message: String) {
+    logger.warning("\(message)")
+  }
+
+  // MARK: - Preservation
+
+  /// Preserves the state of the tree under `roots` into the store.
+  ///
+  /// Asks the delegate's ``RestorationDelegate/shouldSaveApplicationState(with:)``, calls its
+  /// ``RestorationDelegate/willEncodeRestorableState(with:)``, walks the tree, encodes every
+  /// object with its own coder and writes the archive atomically. A failed write leaves the
+  /// previous archive in place.
+  ///
+  /// - Parameter roots: The roots of the tree, such as each window's root view controller, and
+  ///   the windows themselves when they carry an identifier.
+  /// - Returns: What was saved, and the problems found.
+  @discardableResult
+  public func preserveApplicationState(roots: [any StateRestoring]) -> PreservationReport {
+    let clock = ContinuousClock()
+    var (archive, report) = makeArchive(roots: roots)
+    if let archive {
+      do {
+        let encodeStart = clock.now
+        let bytes = try archive.encoded()
+        report.timings[.encodeArchive] = clock.now - encodeStart
+        let writeStart = clock.now
+        try store.write(bytes, to: .archive)
+        report.timings[.write] = clock.now - writeStart
+        report.outcome = .saved(bytes: bytes.count)
+        // A fresh archive describes the app as it is now: the crash guard of an earlier
+        // restoration no longer applies, and completing that restoration must not delete it.
+        restoredArchiveOnDisk = false
+        removeQuietly(.inProgressMarker)
+      } catch {
+        report.outcome = .failed(error)
+        warn("State preservation failed: \(error)")
+      }
+    }
+    debug(
+      "Preserved \(report.identifierPaths.count) objects: \(report.outcome) in \(Self.milliseconds(report.totalDuration))"
+    )
+    for phase in PreservationReport.Phase.allCases {
+      if let duration = report.timings[phase] {
+        debug("Preservation phase '\(phase.rawValue)' took \(Self.milliseconds(duration))")
+      }
+    }
+    lastPreservationReport = report
+    return report
+  }
+
+  /// Builds the archive for the tree under `roots` without writing it.
+  ///
+  /// - Parameter roots: The roots of the tree.
+  /// - Returns: The archive, or nil when the delegate did not opt in, and the report.
+  public func makeArchive(
+    roots: [any StateRestoring]
+  ) -> (archive: RestorationArchive?, report: PreservationReport) {
+    guard let delegate else {
+      debug("No restoration delegate: nothing preserved")
+      return (nil, PreservationReport(outcome: .notOptedIn))
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let pass = PreservationPass(registry: registry, classNames: classNames) { [weak self] in
+      self?.warn($0)
+    }
+    let topCoder = pass.makeTopLevelCoder()
+    guard delegate.shouldSaveApplicationState(with: topCoder) else {
+      debug("The delegate declined to save application state")
+      return (nil, PreservationReport(outcome: .notOptedIn))
+    }
+    delegate.willEncodeRestorableState(with: topCoder)
+    let records = pass.run(roots: roots)
+    classNames = pass.updatedClassNames
+
+    var topLevel = KeyedValues()
+    topLevel[RestorationArchive.Key.majorVersion] = .integer(
+      Int64(RestorationArchive.Version.current.major)
+    )
+    topLevel[RestorationArchive.Key.minorVersion] = .integer(
+      Int64(RestorationArchive.Version.current.minor)
+    )
+    topLevel[RestorationArchive.Key.bundleVersion] = .string(applicationInfo.bundleVersion)
+    topLevel[RestorationArchive.Key.systemVersion] = .string(applicationInfo.systemVersion)
+    topLevel[RestorationArchive.Key.timestamp] = .date(now())
+    topLevel[RestorationArchive.Key.userInterfaceIdiom] = .string(
+      applicationInfo.userInterfaceIdiom
+    )
+    for (key, value) in topCoder.values {
+      if RestorationArchive.Key.reserved.contains(key) {
+        pass.issue(
+          .reservedKey, nil, "the top-level key '\(key)' is reserved; the app's value was ignored")
+      } else {
+        topLevel[key] = value
+      }
+    }
+
+    let archive = RestorationArchive(topLevel: topLevel, records: records)
+    let report = PreservationReport(
+      outcome: .notOptedIn,
+      identifierPaths: records.map(\.identifierPath),
+      issues: pass.issues,
+      timings: [.encodeObjects: clock.now - start]
+    )
+    return (archive, report)
+  }
+
+  // MARK: - Restoration
+
+  /// Restores the saved state into the tree under `roots`, following UIKit's order.
+  ///
+  /// The crash guard runs first; then the archive is read and checked, the delegate's
+  /// ``RestorationDelegate/shouldRestoreApplicationState(with:)`` decides, every object is
+  /// located (restoration class, then delegate, then an existing object at the same path, then
+  /// its storyboard) and decoded, parents first; then the delegate's did-decode and every
+  /// object's finished-restoring run. The archive is deleted afterwards, as UIKit does, unless
+  /// developer mode is on or restoration was extended (then on completion).
+  ///
+  /// - Parameter roots: The launch hierarchy as the app built it before restoration (each
+  ///   window's root view controller); its objects are found by identifier path.
+  /// - Returns: What came back, what did not and why, and the launch's outcome.
+  @discardableResult
+  public func restoreApplicationState(roots: [any StateRestoring]) -> RestorationReport {
+    let report = restore(roots: roots)
+    lastRestorationReport = report
+    debug("Restoration finished: \(report.outcome)")
+    for phase in RestorationReport.Phase.allCases {
+      if let duration = report.timings[phase] {
+        debug("Restoration phase '\(phase.rawValue)' took \(Self.milliseconds(duration))")
+      }
+    }
+    return report
+  }
+
+  private func restore(roots: [any StateRestoring]) -> RestorationReport {
+    let clock = ContinuousClock()
+    var timings: [RestorationReport.Phase: Duration] = [:]
+    let readStart = clock.now
+    let discardNote = readDiscardNote()
+    let bytes: [UInt8]?
+    do {
+      bytes = try store.read(.archive, maxSize: settings.limits.maxFileSize)
+    } catch {
+      return discard(.unreadable(error), timings: timings)
+    }
+    timings[.read] = clock.now - readStart
+    guard let bytes else {
+      removeQuietly(.inProgressMarker)
+      if let discardNote {
+        debug("No archive: the last one was discarded \(discardNote)")
+        return RestorationReport(outcome: .discarded(discardNote), timings: timings)
+      }
+      debug("No state restoration archive at \(store.location)")
+      return RestorationReport(outcome: .nothingSaved, timings: timings)
+    }
+
+    // The crash guard (UIKit's _doRestorationIfNecessary).
+    let marker = readMarker()
+    if let marker, marker.extended, !settings.developerMode {
+      return discard(.crashDuringExtendedRestoration, timings: timings)
+    }
+    let tries: Int
+    if let marker {
+      tries = marker.triesLeft - 1
+      writeMarker(InProgressMarker(triesLeft: tries, extended: false))
+    } else {
+      tries = InProgressMarker.initialTries - 1
+      writeMarker(InProgressMarker(triesLeft: InProgressMarker.initialTries, extended: false))
+    }
+    if tries <= 0, !settings.developerMode {
+      return discard(
+        .crashesDuringRestoration(launches: InProgressMarker.initialTries), timings: timings)
+    }
+    pendingRestorations = 1
+    restoredArchiveOnDisk = true
+
+    let decodeStart = clock.now
+    let archive: RestorationArchive
+    do {
+      archive = try RestorationArchive(decoding: bytes, limits: settings.limits)
+    } catch {
+      let located = error.file == nil ? error.inFile(archiveLocation) : error
+      pendingRestorations = 0
+      return discard(.unreadable(located), timings: timings)
+    }
+    timings[.decodeArchive] = clock.now - decodeStart
+    if let version = archive.version {
+      let current = RestorationArchive.Version.current
+      debug(
+        "State restoration archive was saved with major version \(version.major), minor version \(version.minor). Current major version \(current.major), current minor version \(current.minor)."
+      )
+    }
+
+    let pass = RestorationPass(
+      archive: archive,
+      registry: registry,
+      delegate: delegate,
+      classNames: classNames,
+      debug: { [weak self] in self?.debug($0) },
+      warn: { [weak self] in self?.warn($0) }
+    )
+    guard let delegate, delegate.shouldRestoreApplicationState(with: pass.topLevelDecoder) else {
+      debug("The delegate declined to restore application state")
+      finishRestoration()
+      return RestorationReport(outcome: .vetoedByDelegate, timings: timings)
+    }
+    if settings.debugLogging {
+      debug(
+        "Root restoration identifier paths are (\n    \(archive.rootIdentifierPaths.joined(separator: ",\n    "))\n)"
+      )
+      let map = archive.records.compactMap { record in
+        record.restorationClassName.map { "    \"\(record.identifierPath)\" = \($0);" }
+      }
+      debug("Restoration Class map: {\n\(map.joined(separator: "\n"))\n}")
+    }
+
+    let locateStart = clock.now
+    pass.mapExistingObjects(roots: roots)
+    pass.locateObjects()
+    timings[.locateObjects] = clock.now - locateStart
+    let stateStart = clock.now
+    pass.decodeObjects()
+    timings[.decodeState] = clock.now - stateStart
+    let finishStart = clock.now
+    pass.finish()
+    timings[.finish] = clock.now - finishStart
+    classNames = pass.updatedClassNames
+
+    finishRestoration()
+    return RestorationReport(
+      outcome: .restored,
+      entries: pass.reportEntries,
+      timings: timings,
+      warnings: pass.warnings
+    )
+  }
+
+  /// Declares that restoration goes on asynchronously (UIKit's `extendStateRestoration()`).
+  ///
+  /// Call it during restoration (from a decode method, the delegate's did-decode or a
+  /// finished-restoring method). Until the matching ``completeStateRestoration()``, the crash
+  /// guard stays armed: if the app crashes in between, the next launch discards the archive.
+  public func extendStateRestoration() {
+    guard pendingRestorations > 0 else {
+      warn("extendStateRestoration() called while no restoration is in progress; ignored")
+      return
+    }
+    pendingRestorations += 1
+    writeMarker(InProgressMarker(triesLeft: InProgressMarker.initialTries - 1, extended: true))
+    debug("Restoration extended (\(pendingRestorations) pending)")
+  }
+
+  /// Ends an asynchronous extension of restoration (UIKit's `completeStateRestoration()`).
+  public func completeStateRestoration() {
+    guard pendingRestorations > 0 else {
+      warn("completeStateRestoration() called more often than extendStateRestoration()")
+      return
+    }
+    finishRestoration()
+  }
+
+  /// Whether a restoration is running or extended.
+  public var isRestorationInProgress: Bool { pendingRestorations > 0 }
+
+  private func finishRestoration() {
+    pendingRestorations = max(0, pendingRestorations - 1)
+    guard pendingRestorations == 0 else { return }
+    removeQuietly(.inProgressMarker)
+    if restoredArchiveOnDisk, !settings.developerMode {
+      // UIKit discards the archive once the app has finished launching; a new one is written at
+      // the next move to the background.
+      removeQuietly(.archive)
+    }
+    restoredArchiveOnDisk = false
+  }
+
+  // MARK: - Discarding
+
+  /// Records that the user force-quit the app: the archive is deleted, unless developer mode is
+  /// on, and the next launch reports why it started fresh.
+  public func applicationWasForceQuit() {
+    guard !settings.developerMode else {
+      debug("Force quit: archive kept (developer mode)")
+      return
+    }
+    removeQuietly(.archive)
+    removeQuietly(.inProgressMarker)
+    removeQuietly(.snapshot)
+    writeDiscardNote("forceQuit")
+    debug("Force quit: archive deleted")
+  }
+
+  /// Deletes the archive and the crash-guard marker, whatever the settings.
+  public func deleteArchive() {
+    removeQuietly(.archive)
+    removeQuietly(.inProgressMarker)
+    removeQuietly(.snapshot)
+    removeQuietly(.discardNote)
+  }
+
+  private func discard(
+    _ reason: RestorationReport.DiscardReason,
+    timings: [RestorationReport.Phase: Duration]
+  ) -> RestorationReport {
+    removeQuietly(.inProgressMarker)
+    if settings.developerMode {
+      warn("State restoration archive not restored \(reason); kept (developer mode)")
+    } else {
+      warn("State restoration archive discarded \(reason)")
+      removeQuietly(.archive)
+      removeQuietly(.snapshot)
+    }
+    return RestorationReport(outcome: .discarded(reason), timings: timings)
+  }
+
+  private var archiveLocation: String {
+    (store as? FileArchiveStore)?.path(of: .archive)
+      ?? "\(store.location):\(ArchiveStoreItem.archive.rawValue)"
+  }
+
+  // MARK: - Store helpers
+
+  private func readMarker() -> InProgressMarker? {
+    guard let bytes = try? store.read(.inProgressMarker, maxSize: 4096) else { return nil }
+    return InProgressMarker(bytes: bytes)
+  }
+
+  private func writeMarker(_ marker: InProgressMarker) {
+    do {
+      try store.write(marker.encoded(), to: .inProgressMarker)
+    } catch {
+      warn("Warning: Unable to create restoration in progress marker file: \(error)")
+    }
+  }
+
+  private func readDiscardNote() -> RestorationReport.DiscardReason? {
+    guard let bytes = try? store.read(.discardNote, maxSize: 256) else { return nil }
+    removeQuietly(.discardNote)
+    switch String(decoding: bytes, as: UTF8.self) {
+    case "forceQuit": return .forceQuit
+    default: return nil
+    }
+  }
+
+  private func writeDiscardNote(_ note: String) {
+    do {
+      try store.write(Array(note.utf8), to: .discardNote)
+    } catch {
+      warn("Unable to record why the archive was discarded: \(error)")
+    }
+  }
+
+  private func removeQuietly(_ item: ArchiveStoreItem) {
+    do {
+      try store.remove(item)
+    } catch {
+      warn("Unable to remove \(item.rawValue): \(error)")
+    }
+  }
+
+  static func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    let hundredths = Int((value * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
+  }
+}

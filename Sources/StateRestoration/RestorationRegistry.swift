@@ -1,0 +1,89 @@
+/// The types and objects an archive may bring back: restoration classes by name, registered
+/// objects, and storyboards.
+///
+/// An archive names classes; only names registered here can ever be instantiated, so a crafted
+/// archive cannot make the app create arbitrary types. An unknown name is skipped, and the
+/// restoration report says so.
+public final class RestorationRegistry {
+  private var classesByName: [String: any ObjectRestoration.Type] = [:]
+  private var namesByType: [ObjectIdentifier: String] = [:]
+  private var objects: [WeakObject] = []
+  private var storyboards: [String: any RestorationStoryboard] = [:]
+
+  /// Creates an empty registry.
+  public init() {}
+
+  /// Registers a restoration class.
+  ///
+  /// - Parameters:
+  ///   - type: The class.
+  ///   - name: The name recorded in archives; by default the type's name.
+  public func register(_ type: any ObjectRestoration.Type, named name: String? = nil) {
+    let name = name ?? String(describing: type)
+    classesByName[name] = type
+    namesByType[ObjectIdentifier(type)] = name
+  }
+
+  /// The restoration class registered under a name.
+  ///
+  /// - Parameter name: The name from an archive.
+  /// - Returns: The class, or nil if none is registered.
+  public func restorationClass(named name: String) -> (any ObjectRestoration.Type)? {
+    classesByName[name]
+  }
+
+  /// The name a restoration class is recorded under.
+  ///
+  /// - Parameter type: The class.
+  /// - Returns: Its registered name, or the type's name if it is not registered.
+  public func name(of type: any ObjectRestoration.Type) -> String {
+    namesByType[ObjectIdentifier(type)] ?? String(describing: type)
+  }
+
+  /// Whether a restoration class is registered.
+  ///
+  /// - Parameter type: The class.
+  /// - Returns: True if registered.
+  public func isRegistered(_ type: any ObjectRestoration.Type) -> Bool {
+    namesByType[ObjectIdentifier(type)] != nil
+  }
+
+  /// Registers an object outside the node tree so that archives can reference it (UIKit's
+  /// `registerObject(forStateRestoration:restorationIdentifier:)`).
+  ///
+  /// The registry holds the object weakly: it never needs unregistering. Like in UIKit, a
+  /// registered object is preserved only when some encode method references it.
+  ///
+  /// - Parameter object: The object; its ``StateRestoring/restorationIdentifier`` and
+  ///   ``StateRestoring/restorationParent`` give its path.
+  public func registerObject(_ object: any StateRestoring) {
+    objects.removeAll { $0.object == nil || $0.object === object }
+    objects.append(WeakObject(object))
+  }
+
+  /// The registered objects still alive.
+  public var registeredObjects: [any StateRestoring] {
+    objects.removeAll { $0.object == nil }
+    return objects.compactMap(\.object)
+  }
+
+  /// Registers a storyboard, so that nodes recorded as coming from it can be re-created.
+  ///
+  /// - Parameter storyboard: The storyboard.
+  public func register(storyboard: any RestorationStoryboard) {
+    storyboards[storyboard.name] = storyboard
+  }
+
+  /// The storyboard registered under a name.
+  ///
+  /// - Parameter name: The name from an archive.
+  /// - Returns: The storyboard, or nil.
+  public func storyboard(named name: String) -> (any RestorationStoryboard)? {
+    storyboards[name]
+  }
+}
+
+private struct WeakObject {
+  weak var object: (any StateRestoring)?
+  init(_ object: any StateRestoring) { self.object = object }
+}

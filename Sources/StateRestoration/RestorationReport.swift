@@ -1,0 +1,334 @@
+/// What a launch did with the saved state: for every archived object, whether it came back and
+/// if not why, plus why the launch restored or started fresh and how long each phase took.
+///
+/// UIKit tells the app none of this; a missing screen after a restore is found by guesswork.
+public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
+  /// Why the launch restored, or started fresh.
+  public enum Outcome: Sendable, Hashable, CustomStringConvertible {
+    /// There was no archive.
+    case nothingSaved
+    /// The archive was read and its objects restored (see ``RestorationReport/entries``).
+    case restored
+    /// The archive was thrown away; the app starts fresh.
+    case discarded(DiscardReason)
+    /// The delegate's `shouldRestoreApplicationState` returned false (or there is no delegate).
+    case vetoedByDelegate
+
+    /// A sentence for logs.
+    public var description: String {
+      switch self {
+      case .nothingSaved: "nothing was saved"
+      case .restored: "restored"
+      case .discarded(let reason): "discarded \(reason)"
+      case .vetoedByDelegate: "vetoed by the delegate"
+      }
+    }
+  }
+
+  /// Why an archive was thrown away.
+  public enum DiscardReason: Sendable, Hashable, CustomStringConvertible {
+    /// The user force-quit the app, which deletes the archive (UIKit's rule).
+    case forceQuit
+    /// The app crashed during restoration on the last two launches (UIKit's crash guard).
+    case crashesDuringRestoration(launches: Int)
+    /// The app crashed while restoration was extended and not yet completed.
+    case crashDuringExtendedRestoration
+    /// The archive could not be read: truncated, corrupted, or from a newer format.
+    case unreadable(RestorationError)
+
+    /// A phrase for logs.
+    public var description: String {
+      switch self {
+      case .forceQuit:
+        "after a force quit"
+      case .crashesDuringRestoration(let launches):
+        "after crashes during restoration on \(launches) launches"
+      case .crashDuringExtendedRestoration:
+        "after a crash while restoration was extended"
+      case .unreadable(let error):
+        "as unreadable: \(error)"
+      }
+    }
+  }
+
+  /// How an object was found at launch.
+  public enum Source: String, Sendable, Hashable {
+    /// Its restoration class created it.
+    case restorationClass
+    /// The delegate's `object(withRestorationIdentifierPath:coder:)` returned it.
+    case delegate
+    /// It already existed at the same identifier path (the launch hierarchy, a registered
+    /// object, a view inside its controller).
+    case existing
+    /// Its storyboard instantiated it.
+    case storyboard
+  }
+
+  /// Why an archived object was not restored.
+  public enum SkipReason: Sendable, Hashable, CustomStringConvertible {
+    /// The archive names a restoration class that is not registered.
+    case restorationClassNotRegistered(String)
+    /// The restoration class returned nil, which stops the lookup (UIKit's rule).
+    case restorationClassReturnedNil(String)
+    /// No restoration class, the delegate returned nil, no object exists at the path and no
+    /// storyboard could create one.
+    case notFound
+    /// The object found is not of the archived class or a subclass; it was not decoded.
+    case classMismatch(archived: String, found: String)
+    /// The object's decode threw.
+    case decodeFailed(RestorationError)
+    /// An ancestor in the archive was not restored, so this object has nowhere to go.
+    case missingParent(String)
+    /// Another record earlier in the archive has the same identifier path.
+    case duplicatePath
+    /// The object found was already restored for another identifier path.
+    case objectAlreadyRestored(String)
+
+    /// A phrase for logs.
+    public var description: String {
+      switch self {
+      case .restorationClassNotRegistered(let name):
+        "restoration class '\(name)' is not registered"
+      case .restorationClassReturnedNil(let name):
+        "restoration class '\(name)' returned nil"
+      case .notFound:
+        "no restoration class, the delegate returned nil, no existing object at this path and no storyboard"
+      case .classMismatch(let archived, let found):
+        "found \(found), but the archive holds \(archived); not decoded"
+      case .decodeFailed(let error):
+        "decode failed: \(error)"
+      case .missingParent(let path):
+        "its ancestor '\(path)' was not restored"
+      case .duplicatePath:
+        "an earlier record has the same identifier path"
+      case .objectAlreadyRestored(let path):
+        "the object found was already restored as '\(path)'"
+      }
+    }
+  }
+
+  /// What happened to one archived object.
+  public enum Status: Sendable, Hashable, CustomStringConvertible {
+    /// Found or created, and decoded.
+    case restored
+    /// Not restored, for a reason.
+    case skipped(SkipReason)
+    /// Restored, then dropped by its container (a navigation stack cut short).
+    case truncated(String)
+
+    /// A phrase for logs.
+    public var description: String {
+      switch self {
+      case .restored: "restored"
+      case .skipped(let reason): "skipped: \(reason)"
+      case .truncated(let reason): "truncated: \(reason)"
+      }
+    }
+  }
+
+  /// One archived object.
+  public struct Entry: Sendable, Hashable {
+    /// The object's identifier path.
+    public var identifierPath: String
+    /// The object's kind.
+    public var kind: RestorationKind
+    /// The archived class name.
+    public var className: String
+    /// What happened to it.
+    public var status: Status
+    /// How it was found, if it was.
+    public var source: Source?
+  }
+
+  /// A phase of restoration, for timings.
+  public enum Phase: String, Sendable, Hashable, CaseIterable {
+    /// Reading the archive from the store.
+    case read
+    /// Decoding the binary archive.
+    case decodeArchive
+    /// Creating or finding every object.
+    case locateObjects
+    /// Running every object's decode.
+    case decodeState
+    /// The delegate's did-decode and every object's finished-restoring.
+    case finish
+  }
+
+  /// Why the launch restored or started fresh.
+  public var outcome: Outcome
+  /// One entry per archived object, in archive order.
+  public var entries: [Entry]
+  /// How long each phase took.
+  public var timings: [Phase: Duration]
+  /// Problems that did not stop restoration, such as a cycle in a parent chain.
+  public var warnings: [String]
+
+  /// Creates a report.
+  ///
+  /// - Parameters:
+  ///   - outcome: The outcome.
+  ///   - entries: The entries.
+  ///   - timings: The timings.
+  ///   - warnings: The warnings.
+  public init(
+    outcome: Outcome,
+    entries: [Entry] = [],
+    timings: [Phase: Duration] = [:],
+    warnings: [String] = []
+  ) {
+    self.outcome = outcome
+    self.entries = entries
+    self.timings = timings
+    self.warnings = warnings
+  }
+
+  /// The entry for an identifier path.
+  ///
+  /// - Parameter identifierPath: The path.
+  /// - Returns: The first entry with that path, or nil.
+  public func entry(for identifierPath: String) -> Entry? {
+    entries.first { $0.identifierPath == identifierPath }
+  }
+
+  /// The status of the object at an identifier path.
+  ///
+  /// - Parameter identifierPath: The path.
+  /// - Returns: Its status, or nil if the archive had no such object.
+  public func status(of identifierPath: String) -> Status? {
+    entry(for: identifierPath)?.status
+  }
+
+  /// The identifier paths of the objects that were restored.
+  public var restoredPaths: [String] {
+    entries.filter { $0.status == .restored }.map(\.identifierPath)
+  }
+
+  /// The total time of all phases.
+  public var totalDuration: Duration {
+    timings.values.reduce(.zero, +)
+  }
+
+  /// The report as text: the outcome, then one line per object.
+  public var description: String {
+    var lines = ["Restoration: \(outcome)"]
+    for entry in entries {
+      let source = entry.source.map { " (\($0.rawValue))" } ?? ""
+      lines.append("  \(entry.identifierPath) [\(entry.className)]: \(entry.status)\(source)")
+    }
+    for warning in warnings { lines.append("  warning: \(warning)") }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// What a preservation did: the archived paths, the problems found on the way, the size and the
+/// time.
+public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
+  /// Whether the archive was written.
+  public enum Outcome: Sendable, Hashable, CustomStringConvertible {
+    /// Written to the store.
+    case saved(bytes: Int)
+    /// The delegate's `shouldSaveApplicationState` returned false, or there is no delegate.
+    case notOptedIn
+    /// Encoding or writing failed; the previous archive is untouched.
+    case failed(RestorationError)
+
+    /// A phrase for logs.
+    public var description: String {
+      switch self {
+      case .saved(let bytes): "saved (\(bytes) bytes)"
+      case .notOptedIn: "not opted in"
+      case .failed(let error): "failed: \(error)"
+      }
+    }
+  }
+
+  /// A problem found while preserving; the rest of the archive is still written.
+  public struct Issue: Sendable, Hashable, CustomStringConvertible {
+    /// The kind of problem.
+    public enum Kind: String, Sendable, Hashable {
+      /// Two objects have the same identifier path; the second was left out.
+      case duplicatePath
+      /// An encode method referenced an object that has no identifier path.
+      case referenceWithoutPath
+      /// An object's encode threw; what it encoded before is kept.
+      case encodeFailed
+      /// An object's restoration class is not registered, so it cannot be re-created.
+      case restorationClassNotRegistered
+      /// The app wrote a top-level key the engine reserves; it was ignored.
+      case reservedKey
+      /// A `restorationParent` chain loops; the partial path was used.
+      case parentCycle
+    }
+
+    /// The kind of problem.
+    public var kind: Kind
+    /// The identifier path involved, if any.
+    public var identifierPath: String?
+    /// What went wrong, in words.
+    public var message: String
+
+    /// One line.
+    public var description: String {
+      if let identifierPath { return "\(kind.rawValue) at '\(identifierPath)': \(message)" }
+      return "\(kind.rawValue): \(message)"
+    }
+  }
+
+  /// A phase of preservation, for timings.
+  public enum Phase: String, Sendable, Hashable, CaseIterable {
+    /// Walking the tree and running every object's encode.
+    case encodeObjects
+    /// Writing the binary archive.
+    case encodeArchive
+    /// Writing it to the store.
+    case write
+  }
+
+  /// Whether the archive was written.
+  public var outcome: Outcome
+  /// The archived identifier paths, in archive order.
+  public var identifierPaths: [String]
+  /// Problems found.
+  public var issues: [Issue]
+  /// How long each phase took.
+  public var timings: [Phase: Duration]
+
+  /// Creates a report.
+  ///
+  /// - Parameters:
+  ///   - outcome: The outcome.
+  ///   - identifierPaths: The archived paths.
+  ///   - issues: The problems found.
+  ///   - timings: The timings.
+  public init(
+    outcome: Outcome,
+    identifierPaths: [String] = [],
+    issues: [Issue] = [],
+    timings: [Phase: Duration] = [:]
+  ) {
+    self.outcome = outcome
+    self.identifierPaths = identifierPaths
+    self.issues = issues
+    self.timings = timings
+  }
+
+  /// The issues of one kind.
+  ///
+  /// - Parameter kind: The kind.
+  /// - Returns: Those issues, in order.
+  public func issues(of kind: Issue.Kind) -> [Issue] {
+    issues.filter { $0.kind == kind }
+  }
+
+  /// The total time of all phases.
+  public var totalDuration: Duration {
+    timings.values.reduce(.zero, +)
+  }
+
+  /// The report as text.
+  public var description: String {
+    var lines = ["Preservation: \(outcome), \(identifierPaths.count) objects"]
+    for issue in issues { lines.append("  \(issue)") }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,161 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What a coder asks of the preservation pass it belongs to.
+protocol ReferenceEncoding: AnyObject {
+  /// Returns the identifier path of `object` and adds it to the archive, or nil when the object
+  /// has no path (it is then not referenced, and the pass reports why).
+  func encodeReference(to object: any StateRestoring, key: String, in coderPath: String?) -> String?
+}
+
+/// A keyed coder for one object's state, at preservation time (UIKit's `NSCoder` as passed to
+/// `encodeRestorableState(with:)`).
+///
+/// Every object gets a fresh coder, so keys never collide between objects. Values are typed:
+/// `Bool`, integers, `Double`, `Float`, `String`, `Data`, `Date`, `URL`, arrays and string-keyed
+/// dictionaries of these, any `Codable` value, and references to other restorable objects.
+///
+/// Encoding a reference stores the object's identifier path (UIKit's
+/// `_UIObjectIdentifierPathProxy`) and pulls the object into the archive: this is how containers
+/// save their children.
+public final class StateCoder {
+  /// The values written so far.
+  public private(set) var values = KeyedValues()
+  /// The identifier path of the object this coder belongs to; nil for the top-level coder.
+  public let identifierPath: String?
+  /// Keys whose values are kept out of the archive (see ``encode(_:forKey:sensitive:)``).
+  public private(set) var sensitiveKeys: Set<String> = []
+  /// Errors from encoding `Codable` values, kept for the preservation report.
+  package private(set) var errors: [RestorationError] = []
+
+  private weak var context: (any ReferenceEncoding)?
+
+  /// Creates a coder that is not part of a preservation pass.
+  ///
+  /// References encoded into it record the object's identifier path, computed from the tree,
+  /// but pull nothing into an archive. Useful in tests of `encodeRestorableState(with:)`.
+  public convenience init() {
+    self.init(identifierPath: nil, context: nil)
+  }
+
+  init(identifierPath: String?, context: (any ReferenceEncoding)?) {
+    self.identifierPath = identifierPath
+    self.context = context
+  }
+
+  /// Whether a value has been written for a key.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: True if the key holds a value.
+  public func contains(_ key: String) -> Bool { values[key] != nil }
+
+  /// Writes a value of a built-in type.
+  ///
+  /// - Parameters:
+  ///   - value: The value.
+  ///   - key: The key; a later write to the same key replaces it.
+  public func encode<T: StateValueConvertible>(_ value: T, forKey key: String) {
+    values[key] = value.stateValue
+  }
+
+  /// Writes a value, or marks the key sensitive so that its value never reaches the disk.
+  ///
+  /// Use it for values that must not outlive the process (a half-typed password, a one-time
+  /// code). A sensitive key is recorded by name only: at the next launch it is absent, and tools
+  /// that print archives show that it was withheld, never its value.
+  ///
+  /// - Parameters:
+  ///   - value: The value.
+  ///   - key: The key.
+  ///   - sensitive: Pass true to keep the value out of the archive.
+  public func encode<T: StateValueConvertible>(_ value: T, forKey key: String, sensitive: Bool) {
+    if sensitive {
+      sensitiveKeys.insert(key)
+      values[key] = nil
+    } else {
+      encode(value, forKey: key)
+    }
+  }
+
+  /// Writes any `Encodable` value, converted into archived values.
+  ///
+  /// - Parameters:
+  ///   - value: The value.
+  ///   - key: The key.
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) if the value
+  ///   fails to encode; the key is then left unchanged.
+  public func encode<T: Encodable>(_ value: T, forKey key: String) throws(RestorationError) {
+    do {
+      values[key] = try StateValue.encoding(value)
+    } catch {
+      var located = error
+      located.key = key
+      located.identifierPath = identifierPath
+      errors.append(located)
+      throw located
+    }
+  }
+
+  /// Writes an archived value as is.
+  ///
+  /// - Parameters:
+  ///   - value: The value.
+  ///   - key: The key.
+  public func encodeValue(_ value: StateValue, forKey key: String) {
+    values[key] = value
+  }
+
+  /// Writes a reference to another restorable object, and adds that object to the archive.
+  ///
+  /// An object without an identifier path (its identifier is nil) cannot be referenced: the key
+  /// is left unwritten and the preservation report says why, as UIKit logs it.
+  ///
+  /// - Parameters:
+  ///   - object: The referenced object; nil removes the key.
+  ///   - key: The key.
+  public func encode(_ object: (any StateRestoring)?, forKey key: String) {
+    guard let object else {
+      values[key] = nil
+      return
+    }
+    if let path = referencePath(to: object, key: key) {
+      values[key] = .reference(path)
+    }
+  }
+
+  /// Writes an array of references, adding each object to the archive.
+  ///
+  /// Objects without an identifier path are left out of the array.
+  ///
+  /// - Parameters:
+  ///   - objects: The referenced objects, in order.
+  ///   - key: The key.
+  public func encode(_ objects: [any StateRestoring], forKey key: String) {
+    var references: [StateValue] = []
+    references.reserveCapacity(objects.count)
+    for object in objects {
+      if let path = referencePath(to: object, key: key) {
+        references.append(.reference(path))
+      }
+    }
+    values[key] = .array(references)
+  }
+
+  /// Removes a key.
+  ///
+  /// - Parameter key: The key.
+  public func removeValue(forKey key: String) {
+    values[key] = nil
+  }
+
+  private func referencePath(to object: any StateRestoring, key: String) -> String? {
+    if let context {
+      return context.encodeReference(to: object, key: key, in: identifierPath)
+    }
+    var resolver = IdentifierPathResolver()
+    return resolver.path(of: object)
+  }
+}

@@ -1,0 +1,193 @@
+/// What a decoder asks of the restoration pass it belongs to.
+protocol ReferenceResolving: AnyObject {
+  /// The live object restored for an identifier path, if any.
+  func resolveReference(_ path: String) -> (any StateRestoring)?
+  /// Records that objects archived under `paths` were dropped by a container.
+  func noteTruncation(of paths: [String], reason: String, in coderPath: String?)
+  /// Writes a line to the debug log, if debug logging is on.
+  func debugLog(_ message: String)
+}
+
+/// A reference read back from a coder: the archived identifier path and the live object, if one
+/// was restored for it.
+public struct DecodedReference {
+  /// The identifier path stored in the archive.
+  public var identifierPath: String
+  /// The object restored for that path, or nil if none was.
+  public var object: (any StateRestoring)?
+}
+
+/// A keyed coder for one object's state, at restoration time (UIKit's `NSCoder` as passed to
+/// `decodeRestorableState(with:)`).
+///
+/// Reading a key that is absent, or that holds another type, returns nil from the optional
+/// `decode` methods and throws a ``RestorationError`` from the `decodeRequired` ones; nothing
+/// traps, whatever the archive holds.
+public final class StateDecoder {
+  /// The archived values.
+  public let values: KeyedValues
+  /// The identifier path of the object this coder belongs to; nil for the top-level coder.
+  public let identifierPath: String?
+
+  private weak var context: (any ReferenceResolving)?
+
+  /// Creates a decoder over values, outside any restoration pass.
+  ///
+  /// References in it resolve to nil. Useful in tests of `decodeRestorableState(with:)`.
+  ///
+  /// - Parameters:
+  ///   - values: The values to read.
+  ///   - identifierPath: The path to report in errors.
+  public convenience init(values: KeyedValues, identifierPath: String? = nil) {
+    self.init(values: values, identifierPath: identifierPath, context: nil)
+  }
+
+  init(values: KeyedValues, identifierPath: String?, context: (any ReferenceResolving)?) {
+    self.values = values
+    self.identifierPath = identifierPath
+    self.context = context
+  }
+
+  /// Whether the archive holds a value for a key.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: True if the key holds a value.
+  public func contains(_ key: String) -> Bool { values[key] != nil }
+
+  /// The keys the archive holds for this object, in the order they were written.
+  public var allKeys: [String] { values.keys }
+
+  /// Reads a value of a built-in type.
+  ///
+  /// - Parameters:
+  ///   - type: The type to read.
+  ///   - key: The key.
+  /// - Returns: The value, or nil when the key is absent or holds another type.
+  public func decode<T: StateValueConvertible>(_ type: T.Type, forKey key: String) -> T? {
+    guard let value = values[key] else { return nil }
+    return T(stateValue: value)
+  }
+
+  /// Reads any `Decodable` value.
+  ///
+  /// - Parameters:
+  ///   - type: The type to read.
+  ///   - key: The key.
+  /// - Returns: The value, or nil when the key is absent.
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/typeMismatch``) when the archived
+  ///   value does not decode as `type`.
+  public func decode<T: Decodable>(
+    _ type: T.Type,
+    forKey key: String
+  ) throws(RestorationError) -> T? {
+    guard let value = values[key] else { return nil }
+    do {
+      return try value.decoded(as: type)
+    } catch {
+      throw located(error, key: key)
+    }
+  }
+
+  /// Reads a value that must be present.
+  ///
+  /// - Parameters:
+  ///   - type: The type to read.
+  ///   - key: The key.
+  /// - Returns: The value.
+  /// - Throws: ``RestorationError`` with ``RestorationError/Code/keyNotFound`` when the key is
+  ///   absent, or ``RestorationError/Code/typeMismatch`` when it holds another type.
+  public func decodeRequired<T: Decodable>(
+    _ type: T.Type,
+    forKey key: String
+  ) throws(RestorationError) -> T {
+    guard let value = values[key] else {
+      throw RestorationError(
+        .keyNotFound,
+        "no value for the key",
+        identifierPath: identifierPath,
+        key: key
+      )
+    }
+    if let convertible = type as? any StateValueConvertible.Type {
+      if let result = convertible.init(stateValue: value) as? T { return result }
+      throw RestorationError(
+        .typeMismatch,
+        "expected \(T.self), found \(value.typeName)",
+        identifierPath: identifierPath,
+        key: key
+      )
+    }
+    do {
+      return try value.decoded(as: type)
+    } catch {
+      throw located(error, key: key)
+    }
+  }
+
+  /// Reads an archived value as is.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: The value, or nil when the key is absent.
+  public func decodeValue(forKey key: String) -> StateValue? { values[key] }
+
+  /// Reads a reference to another restorable object.
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: The restored object, or nil when the key is absent, holds no reference, or the
+  ///   referenced object was not restored.
+  public func decodeObject(forKey key: String) -> (any StateRestoring)? {
+    guard case .reference(let path) = values[key] else { return nil }
+    return context?.resolveReference(path)
+  }
+
+  /// Reads a reference to an object of a given type.
+  ///
+  /// - Parameters:
+  ///   - type: The expected type.
+  ///   - key: The key.
+  /// - Returns: The restored object, or nil when absent or of another type.
+  public func decodeObject<T>(of type: T.Type, forKey key: String) -> T? {
+    decodeObject(forKey: key) as? T
+  }
+
+  /// Reads an array of references, keeping the paths of objects that were not restored.
+  ///
+  /// Containers use it to relink their children and to notice a child that could not be
+  /// re-created (see ``reportTruncation(of:reason:)``).
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: One entry per archived reference, or nil when the key does not hold an array.
+  public func decodeReferences(forKey key: String) -> [DecodedReference]? {
+    guard case .array(let items) = values[key] else { return nil }
+    var result: [DecodedReference] = []
+    result.reserveCapacity(items.count)
+    for item in items {
+      guard case .reference(let path) = item else { continue }
+      result.append(DecodedReference(identifierPath: path, object: context?.resolveReference(path)))
+    }
+    return result
+  }
+
+  /// Records in the restoration report that a container dropped some archived children.
+  ///
+  /// - Parameters:
+  ///   - paths: The identifier paths of the children that were dropped.
+  ///   - reason: Why, in words.
+  public func reportTruncation(of paths: [String], reason: String) {
+    context?.noteTruncation(of: paths, reason: reason, in: identifierPath)
+  }
+
+  /// Writes a line to the restoration debug log (when debug logging is on).
+  ///
+  /// - Parameter message: The line.
+  public func debugLog(_ message: String) {
+    context?.debugLog(message)
+  }
+
+  private func located(_ error: RestorationError, key: String) -> RestorationError {
+    var copy = error
+    copy.key = copy.key ?? key
+    copy.identifierPath = identifierPath
+    return copy
+  }
+}

@@ -1,0 +1,209 @@
+import StateRestoration
+import Testing
+
+/// A decode that "crashes": it captures the store exactly as it is at that instant (what a
+/// killed process leaves on disk) and stops the launch there.
+private final class CrashingController: TestController {
+  var onDecode: (() -> Void)?
+  override func decodeRestorableState(with coder: StateDecoder) throws {
+    onDecode?()
+    try super.decodeRestorableState(with: coder)
+  }
+}
+
+@Suite struct DiscardRuleTests {
+  private func savedStore(settings: RestorationSettings = RestorationSettings())
+    -> InMemoryArchiveStore
+  {
+    let store = InMemoryArchiveStore()
+    let report = makeEngine(store: store, delegate: TestDelegate(), settings: settings)
+      .preserveApplicationState(roots: TalkDemo().roots)
+    #expect(report.outcome == .saved(bytes: store.contents[.archive]?.count ?? -1))
+    return store
+  }
+
+  /// Launches once, "crashing" in the first controller's decode: returns the store as the
+  /// crash left it.
+  private func launchAndCrash(
+    _ store: InMemoryArchiveStore,
+    settings: RestorationSettings = RestorationSettings()
+  ) -> InMemoryArchiveStore {
+    let tab = CrashingController("TabController")
+    var atCrash: [ArchiveStoreItem: [UInt8]] = [:]
+    tab.onDecode = { atCrash = store.contents }
+    makeEngine(store: store, delegate: TestDelegate(), settings: settings)
+      .restoreApplicationState(roots: [tab])
+    return InMemoryArchiveStore(contents: atCrash)
+  }
+
+  private func launch(
+    _ store: InMemoryArchiveStore,
+    settings: RestorationSettings = RestorationSettings()
+  ) -> (RestorationReport, TalkDemo) {
+    let demo = TalkDemo(pushCity: false)
+    let report = makeEngine(store: store, delegate: TestDelegate(), settings: settings)
+      .restoreApplicationState(roots: demo.roots)
+    return (report, demo)
+  }
+
+  @Test func successfulRestoreDeletesTheArchiveAndTheMarker() {
+    let store = savedStore()
+    let (report, _) = launch(store)
+    #expect(report.outcome == .restored)
+    #expect(store.contents[.archive] == nil)
+    #expect(store.contents[.inProgressMarker] == nil)
+    let (next, _) = launch(store)
+    #expect(next.outcome == .nothingSaved)
+  }
+
+  @Test func forceQuitDeletesTheArchiveAndTheNextLaunchSaysWhy() {
+    let store = savedStore()
+    let engine = makeEngine(store: store, delegate: TestDelegate())
+    engine.applicationWasForceQuit()
+    #expect(store.contents[.archive] == nil)
+    let (report, demo) = launch(store)
+    #expect(report.outcome == .discarded(.forceQuit))
+    #expect(demo.first.decodedState == nil)
+    // The note is consumed: the launch after says nothing was saved.
+    #expect(launch(store).0.outcome == .nothingSaved)
+  }
+
+  @Test func oneCrashDuringRestorationStillRestores() {
+    let store = savedStore()
+    let afterCrash = launchAndCrash(store)
+    #expect(afterCrash.contents[.archive] != nil)
+    #expect(afterCrash.contents[.inProgressMarker] != nil)
+    let (report, demo) = launch(afterCrash)
+    #expect(report.outcome == .restored)
+    #expect(demo.first.decodedState != nil)
+  }
+
+  @Test func twoCrashesDuringRestorationDiscardTheArchive() {
+    let store = savedStore()
+    let afterSecondCrash = launchAndCrash(launchAndCrash(store))
+    let (report, demo) = launch(afterSecondCrash)
+    #expect(report.outcome == .discarded(.crashesDuringRestoration(launches: 2)))
+    #expect(demo.first.decodedState == nil)
+    #expect(afterSecondCrash.contents[.archive] == nil)
+    #expect(afterSecondCrash.contents[.inProgressMarker] == nil)
+  }
+
+  @Test func developerModeKeepsTheArchiveThroughCrashesForceQuitAndRestores() {
+    let developer = RestorationSettings(developerMode: true)
+    let store = savedStore(settings: developer)
+    let afterCrashes = launchAndCrash(
+      launchAndCrash(store, settings: developer), settings: developer)
+    let (report, _) = launch(afterCrashes, settings: developer)
+    #expect(report.outcome == .restored)
+    #expect(afterCrashes.contents[.archive] != nil)
+    makeEngine(store: afterCrashes, delegate: TestDelegate(), settings: developer)
+      .applicationWasForceQuit()
+    #expect(afterCrashes.contents[.archive] != nil)
+    #expect(launch(afterCrashes, settings: developer).0.outcome == .restored)
+  }
+
+  /// An engine whose delegate extends restoration from did-decode, as an app waiting for data
+  /// would.
+  private func extendingEngine(_ store: InMemoryArchiveStore) -> RestorationEngine {
+    let delegate = TestDelegate()
+    let engine = makeEngine(store: store, delegate: delegate)
+    delegate.didDecode = { [unowned engine] _ in engine.extendStateRestoration() }
+    return engine
+  }
+
+  @Test func crashWhileRestorationIsExtendedDiscards() {
+    let store = savedStore()
+    let engine = extendingEngine(store)
+    engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
+    #expect(engine.isRestorationInProgress)
+    // The app dies before completeStateRestoration(): the next launch finds this on disk.
+    let (report, _) = launch(InMemoryArchiveStore(contents: store.contents))
+    #expect(report.outcome == .discarded(.crashDuringExtendedRestoration))
+  }
+
+  @Test func extendThenCompleteFinishesNormally() {
+    let store = savedStore()
+    let engine = extendingEngine(store)
+    engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
+    #expect(store.contents[.archive] != nil)  // kept until completion
+    engine.completeStateRestoration()
+    #expect(!engine.isRestorationInProgress)
+    #expect(store.contents[.archive] == nil)
+    #expect(store.contents[.inProgressMarker] == nil)
+  }
+
+  @Test func extendOutsideRestorationIsIgnored() {
+    let store = savedStore()
+    let capture = LogCapture()
+    let engine = makeEngine(store: store, delegate: TestDelegate(), logger: capture.makeLogger())
+    engine.extendStateRestoration()
+    #expect(!engine.isRestorationInProgress)
+    #expect(store.contents[.inProgressMarker] == nil)
+    #expect(capture.warnings.contains { $0.contains("no restoration is in progress") })
+  }
+
+  @Test func preservingDuringAnExtendedRestorationKeepsTheNewArchive() {
+    let store = savedStore()
+    let engine = extendingEngine(store)
+    let demo = TalkDemo(pushCity: false)
+    engine.restoreApplicationState(roots: demo.roots)
+    engine.preserveApplicationState(roots: demo.roots)
+    engine.completeStateRestoration()
+    #expect(store.contents[.archive] != nil)
+    #expect(launch(store).0.outcome == .restored)
+  }
+
+  @Test func truncatedArchiveGivesATypedErrorAndAFreshStart() throws {
+    let store = savedStore()
+    let bytes = try #require(store.contents[.archive])
+    store.contents[.archive] = Array(bytes.prefix(bytes.count / 2))
+    let capture = LogCapture()
+    let demo = TalkDemo(pushCity: false)
+    let report = makeEngine(store: store, delegate: TestDelegate(), logger: capture.makeLogger())
+      .restoreApplicationState(roots: demo.roots)
+    guard case .discarded(.unreadable(let error)) = report.outcome else {
+      Issue.record("expected an unreadable archive, got \(report.outcome)")
+      return
+    }
+    #expect([.truncated, .malformed, .checksumMismatch].contains(error.code))
+    #expect(error.file == "memory:data.data")
+    #expect(demo.first.decodedState == nil)
+    #expect(store.contents[.archive] == nil)
+    #expect(capture.warnings.contains { $0.contains("discarded as unreadable") })
+  }
+
+  @Test func flippedBitIsCaughtByTheChecksum() throws {
+    let store = savedStore()
+    var bytes = try #require(store.contents[.archive])
+    bytes[bytes.count / 2] ^= 0x10
+    store.contents[.archive] = bytes
+    let (report, _) = launch(store)
+    guard case .discarded(.unreadable(let error)) = report.outcome else {
+      Issue.record("expected an unreadable archive, got \(report.outcome)")
+      return
+    }
+    #expect(error.code == .checksumMismatch)
+  }
+
+  @Test func archiveFromANewerMajorVersionIsDiscarded() throws {
+    var archive = RestorationArchive()
+    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(2)
+    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+    let store = InMemoryArchiveStore(contents: [.archive: try archive.encoded()])
+    let (report, _) = launch(store)
+    guard case .discarded(.unreadable(let error)) = report.outcome else {
+      Issue.record("expected an unreadable archive, got \(report.outcome)")
+      return
+    }
+    #expect(error.code == .unsupportedVersion)
+  }
+
+  @Test func vetoDeletesTheArchiveLikeAnyFinishedLaunch() {
+    let store = savedStore()
+    let delegate = TestDelegate()
+    delegate.shouldRestore = false
+    let report = makeEngine(store: store, delegate: delegate).restoreApplicationState(roots: [])
+    #expect(report.outcome == .vetoedByDelegate)
+    #expect(store.contents[.archive] == nil)
+  }
+}

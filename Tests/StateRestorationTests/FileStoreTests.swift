@@ -1,0 +1,95 @@
+import Foundation
+import StateRestoration
+import Testing
+
+@Suite struct FileStoreTests {
+  @Test func archiveLivesWhereUIKitKeepsItWithPrivatePermissions() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "com.example.Restorer")
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .preserveApplicationState(roots: TalkDemo().roots)
+    let expected = root.path + "/Saved Application State/com.example.Restorer.savedState/data.data"
+    #expect(store.path(of: .archive) == expected)
+    #expect(FileManager.default.fileExists(atPath: expected))
+    let size = try #require(FileManager.default.attributesOfItem(atPath: expected)[.size] as? Int)
+    #expect(report.outcome == .saved(bytes: size))
+    let fileMode = try #require(
+      FileManager.default.attributesOfItem(atPath: expected)[.posixPermissions] as? Int
+    )
+    #expect(fileMode == 0o600)
+    let folderMode = try #require(
+      FileManager.default.attributesOfItem(atPath: store.folder)[.posixPermissions] as? Int
+    )
+    #expect(folderMode == 0o700)
+    // No temporary files are left behind.
+    let names = try FileManager.default.contentsOfDirectory(atPath: store.folder)
+    #expect(names == ["data.data"])
+  }
+
+  @Test func restoreFromDiskThenTheArchiveIsGone() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let saved = TalkDemo()
+    saved.first.state = ["sliderValue": 12]
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "com.example.Restorer")
+    makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(roots: saved.roots)
+
+    // A new store object, as a new process would make.
+    let relaunchStore = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "com.example.Restorer")
+    let launched = TalkDemo(pushCity: false)
+    let report = makeEngine(store: relaunchStore, delegate: TestDelegate())
+      .restoreApplicationState(roots: launched.roots)
+    #expect(report.outcome == .restored)
+    #expect(launched.first.decodedState == ["sliderValue": 12])
+    #expect(!FileManager.default.fileExists(atPath: relaunchStore.path(of: .archive)))
+    #expect(!FileManager.default.fileExists(atPath: relaunchStore.path(of: .inProgressMarker)))
+  }
+
+  @Test func overwritingReplacesTheWholeFile() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    try store.write(Array(repeating: 1, count: 10_000), to: .archive)
+    try store.write([2, 2, 2], to: .archive)
+    #expect(try store.read(.archive, maxSize: 1 << 20) == [2, 2, 2])
+    try store.remove(.archive)
+    try store.remove(.archive)  // removing twice is fine
+    #expect(try store.read(.archive, maxSize: 1 << 20) == nil)
+  }
+
+  @Test func oversizedFileIsRejectedBeforeReading() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    try store.write(Array(repeating: 0, count: 2_000), to: .archive)
+    let error = #expect(throws: RestorationError.self) { try store.read(.archive, maxSize: 1_000) }
+    #expect(error?.code == .limitExceeded)
+    #expect(error?.file == store.path(of: .archive))
+  }
+
+  @Test(arguments: ["", ".", "..", "com/example", "../escape", "a\u{0}b", "line\nbreak", "back\\slash"])
+  func bundleIdentifiersThatCannotNameAFolderAreRejected(_ identifier: String) {
+    let error = #expect(throws: RestorationError.self) {
+      try FileArchiveStore(stateRoot: "/tmp", bundleIdentifier: identifier)
+    }
+    #expect(error?.code == .invalidIdentifier)
+  }
+
+  @Test func unwritableFolderGivesAClearError() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    // A file where the folder should be: nothing can be created under it.
+    let blocker = root.appendingPathComponent("Saved Application State")
+    try Data("x".utf8).write(to: blocker)
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .preserveApplicationState(roots: TalkDemo().roots)
+    guard case .failed(let error) = report.outcome else {
+      Issue.record("expected a failure, got \(report.outcome)")
+      return
+    }
+    #expect(error.code == .storageFailed)
+    #expect(error.description.contains("Saved Application State"))
+  }
+}

@@ -1,0 +1,159 @@
+import StateRestoration
+import Testing
+
+@Suite struct IdentifierPathTests {
+  private func preservedPaths(_ roots: [any StateRestoring]) -> PreservationReport {
+    let delegate = TestDelegate()
+    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: delegate)
+    return engine.makeArchive(roots: roots).report
+  }
+
+  @Test func tabBarNavigationAndPushedControllerGetUIKitPaths() {
+    let demo = TalkDemo()
+    let report = preservedPaths(demo.roots)
+    #expect(
+      report.identifierPaths == [
+        "TabController",
+        "TabController/:[0]:/FirstViewController",
+        "TabController/:[1]:/NavigationController",
+        "TabController/:[1]:/NavigationController/:[0]:/SecondViewController",
+        "TabController/:[1]:/NavigationController/:[1]:/CityViewController",
+      ]
+    )
+  }
+
+  @Test func presentedControllersHaveNoIndexComponent() {
+    let demo = TalkDemo()
+    let modal = TestController("EditNavigation")
+    let editor = TestController("Editor")
+    modal.addChild(editor)
+    demo.city.presented = modal
+    let paths = preservedPaths(demo.roots).identifierPaths
+    #expect(
+      paths.contains(
+        "TabController/:[1]:/NavigationController/:[1]:/CityViewController/EditNavigation"))
+    #expect(
+      paths.contains(
+        "TabController/:[1]:/NavigationController/:[1]:/CityViewController/EditNavigation/:[0]:/Editor"
+      )
+    )
+  }
+
+  @Test func containersWithoutIndicesJoinIdentifiersDirectly() {
+    let root = TestController("Root")
+    root.indexesChildren = false
+    root.addChild(TestController("Child"))
+    #expect(preservedPaths([root]).identifierPaths == ["Root", "Root/Child"])
+  }
+
+  @Test func viewsAttachToTheirControllerAndSkipIntermediateViews() {
+    let controller = TestController("Countries")
+    let container = TestView("Container")  // its identifier is not part of the table's path
+    let table = TestView("CountryTable")
+    let anonymous = TestView(nil)
+    let deep = TestView("Deep")
+    controller.installRootView()
+    controller.rootView?.addSubview(container)
+    container.addSubview(table)
+    controller.rootView?.addSubview(anonymous)
+    anonymous.addSubview(deep)
+    let paths = preservedPaths([controller]).identifierPaths
+    #expect(
+      paths == ["Countries", "Countries/Container", "Countries/CountryTable", "Countries/Deep"])
+  }
+
+  @Test func controllerWithoutIdentifierCutsItsSubtreeAndPresentedControllers() {
+    let root = TestController("Root")
+    let gap = TestController(nil)
+    let below = TestController("Below")
+    let modal = TestController("Modal")
+    root.addChild(gap)
+    gap.addChild(below)
+    gap.presented = modal
+    let report = preservedPaths([root])
+    #expect(report.identifierPaths == ["Root"])
+  }
+
+  @Test func referencedObjectUnderAGapSkipsTheGapButKeepsItsIndex() {
+    // The root references the grandchild directly, as an app delegate or custom container may;
+    // its path skips the parent without identifier (UIKit's silent gap rule).
+    let root = TestController("Root")
+    let gap = TestController(nil)
+    let below = TestController("Below")
+    root.addChild(gap)
+    gap.addChild(below)
+    final class Referrer: StateRestoring {
+      let restorationIdentifier: String? = "Referrer"
+      let target: any StateRestoring
+      init(_ target: any StateRestoring) { self.target = target }
+      func encodeRestorableState(with coder: StateCoder) throws {
+        coder.encode(target, forKey: "target")
+      }
+    }
+    let report = preservedPaths([root, Referrer(below)])
+    #expect(report.identifierPaths.contains("Root/:[0]:/:[0]:/Below"))
+  }
+
+  @Test func registeredObjectsTakeTheirPathFromRestorationParent() {
+    let controller = TestController("Detail")
+    let model = TestObject("PetModel", parent: controller)
+    let nested = TestObject("Photo", parent: model)
+    let coder = StateCoder()
+    coder.encode(nested, forKey: "photo")
+    #expect(coder.values["photo"] == .reference("Detail/PetModel/Photo"))
+    let orphan = TestObject("Orphan")
+    coder.encode(orphan, forKey: "orphan")
+    #expect(coder.values["orphan"] == .reference("Orphan"))
+  }
+
+  @Test func cycleInRestorationParentIsReportedAndUsesThePartialPath() {
+    let a = TestObject("A")
+    let b = TestObject("B", parent: a)
+    a.restorationParent = b
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in coder.encode(a, forKey: "a") }
+    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: delegate)
+    let (archive, report) = engine.makeArchive(roots: [])
+    #expect(report.issues(of: .parentCycle).count == 1)
+    // A's chain is A <- B <- A: the partial path stops before repeating A.
+    #expect(archive?.records.map(\.identifierPath) == ["B/A"])
+  }
+
+  @Test func duplicatePathsAreReportedNotMerged() {
+    let root = TestController("Root")
+    root.indexesChildren = false
+    let first = TestController("Same")
+    let second = TestController("Same")
+    first.state = ["which": 1]
+    second.state = ["which": 2]
+    root.addChild(first)
+    root.addChild(second)
+    let capture = LogCapture()
+    let delegate = TestDelegate()
+    let engine = makeEngine(
+      store: InMemoryArchiveStore(),
+      delegate: delegate,
+      logger: capture.makeLogger()
+    )
+    let (archive, report) = engine.makeArchive(roots: [root])
+    #expect(report.issues(of: .duplicatePath).map(\.identifierPath) == ["Root/Same"])
+    #expect(archive?.records.filter { $0.identifierPath == "Root/Same" }.count == 1)
+    #expect(archive?.record(at: "Root/Same")?.state["which"] == .integer(1))
+    #expect(capture.warnings.contains { $0.contains("duplicatePath") })
+  }
+
+  @Test func pathHelpersSplitAndClimb() {
+    let path = "TabController/:[1]:/NavigationController/:[1]:/CityViewController"
+    #expect(
+      IdentifierPath.components(of: path) == [
+        "TabController", ":[1]:", "NavigationController", ":[1]:", "CityViewController",
+      ]
+    )
+    #expect(IdentifierPath.parent(of: path) == "TabController/:[1]:/NavigationController")
+    #expect(IdentifierPath.parent(of: "TabController") == nil)
+    #expect(IdentifierPath.depth(of: path) == 3)
+    #expect(IdentifierPath.isIndexComponent(":[12]:"))
+    #expect(!IdentifierPath.isIndexComponent(":[]:"))
+    #expect(!IdentifierPath.isIndexComponent("Nav"))
+  }
+}

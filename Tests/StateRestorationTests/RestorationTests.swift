@@ -1,0 +1,403 @@
+import StateRestoration
+import Testing
+
+@Suite struct RestorationTests {
+  /// Preserves `demo` into a fresh store and returns the store.
+  private func preserve(_ roots: [any StateRestoring], delegate: TestDelegate = TestDelegate())
+    -> InMemoryArchiveStore
+  {
+    let store = InMemoryArchiveStore()
+    let engine = makeEngine(store: store, delegate: delegate)
+    let report = engine.preserveApplicationState(roots: roots)
+    guard case .saved = report.outcome else {
+      Issue.record("preservation failed: \(report)")
+      return store
+    }
+    return store
+  }
+
+  @Test func restoresStateIntoTheLaunchHierarchyAndRecreatesPushedControllers() throws {
+    let saved = TalkDemo()
+    saved.first.state = ["sliderValue": 89]
+    saved.city.state = ["cityIndex": 3]
+    let store = preserve(saved.roots)
+
+    // Relaunch: the storyboard gives the tabs and the navigation root, not the pushed city.
+    let launched = TalkDemo(pushCity: false)
+    let engine = makeEngine(store: store, delegate: TestDelegate())
+    let report = engine.restoreApplicationState(roots: launched.roots)
+
+    #expect(report.outcome == .restored)
+    #expect(report.entries.allSatisfy { $0.status == .restored })
+    #expect(launched.first.decodedState == ["sliderValue": 89])
+    #expect(launched.navigation.children.count == 2)
+    let city = try #require(launched.navigation.children.last)
+    #expect(city !== saved.city)
+    #expect(city.decodedState == ["cityIndex": 3])
+    #expect(
+      city.receivedComponents
+        == IdentifierPath.components(
+          of: "TabController/:[1]:/NavigationController/:[1]:/CityViewController"))
+    #expect(
+      report.entry(for: "TabController/:[1]:/NavigationController/:[1]:/CityViewController")?.source
+        == .restorationClass)
+    #expect(report.entry(for: "TabController")?.source == .existing)
+  }
+
+  @Test func decodeRunsParentsFirstAfterLocatingEverythingThenDidDecodeThenFinished() {
+    let saved = TalkDemo()
+    let store = preserve(saved.roots)
+    let log = EventLog()
+    let launched = TalkDemo(log: log, pushCity: false)
+    let delegate = TestDelegate()
+    delegate.log = log
+    let engine = makeEngine(store: store, delegate: delegate)
+    engine.restoreApplicationState(roots: launched.roots)
+    let ids = [
+      "TabController", "FirstViewController", "NavigationController", "SecondViewController",
+    ]
+    var expected: [String] = []
+    for id in ids { expected += ["willDecode \(id)", "decode \(id)"] }
+    // The city was created by its restoration class, without the log.
+    expected.append("didDecode")
+    expected += ids.map { "finished \($0)" }
+    #expect(log.events == expected)
+  }
+
+  @Test func restorationClassReturningNilStopsTheLookup() {
+    let saved = TalkDemo()
+    saved.city.state = ["returnNil": 1]
+    let store = preserve(saved.roots)
+    let launched = TalkDemo(pushCity: false)
+    let delegate = TestDelegate()
+    delegate.factory = { _ in TestController("CityViewController") }
+    let engine = makeEngine(store: store, delegate: delegate)
+    let report = engine.restoreApplicationState(roots: launched.roots)
+    let path = "TabController/:[1]:/NavigationController/:[1]:/CityViewController"
+    #expect(report.status(of: path) == .skipped(.restorationClassReturnedNil("CityRestoration")))
+    // The delegate is not asked after a restoration class said no.
+    #expect(!delegate.requestedPaths.contains(IdentifierPath.components(of: path)))
+    // The navigation controller truncated its stack at the missing child; siblings are intact.
+    #expect(launched.navigation.children.count == 1)
+    #expect(report.status(of: "TabController/:[0]:/FirstViewController") == .restored)
+  }
+
+  @Test func delegateReturningNilKeepsLookingForAnExistingObject() {
+    let saved = TalkDemo()
+    saved.second.state = ["rows": 250]
+    let store = preserve(saved.roots)
+    let launched = TalkDemo(pushCity: false)
+    let delegate = TestDelegate()
+    delegate.factory = { _ in nil }
+    let engine = makeEngine(store: store, delegate: delegate)
+    let report = engine.restoreApplicationState(roots: launched.roots)
+    let path = "TabController/:[1]:/NavigationController/:[0]:/SecondViewController"
+    #expect(delegate.requestedPaths.contains(IdentifierPath.components(of: path)))
+    #expect(report.entry(for: path)?.source == .existing)
+    #expect(launched.second.decodedState == ["rows": 250])
+  }
+
+  @Test func delegateCanRecreateControllersFromTheirComponents() {
+    // Seed 004: the delegate re-creates any controller with at least two components, so the
+    // navigation root is not instantiated twice.
+    let navigation = TestController("Nav")
+    let list = TestController("List")
+    let detail = TestController("Detail")
+    navigation.addChild(list)
+    navigation.addChild(detail)
+    detail.state = ["petID": 7]
+    let store = preserve([navigation])
+
+    let launchedNavigation = TestController("Nav")
+    let launchedList = TestController("List")
+    launchedNavigation.addChild(launchedList)
+    let delegate = TestDelegate()
+    delegate.factory = { components in
+      guard components.count > 1, let last = components.last, last != "List" else { return nil }
+      return TestController(last)
+    }
+    let engine = makeEngine(store: store, delegate: delegate)
+    let report = engine.restoreApplicationState(roots: [launchedNavigation])
+    #expect(report.entry(for: "Nav")?.source == .existing)
+    #expect(report.entry(for: "Nav/:[1]:/Detail")?.source == .delegate)
+    #expect(launchedNavigation.children.map(\.restorationIdentifier) == ["List", "Detail"])
+    #expect(launchedNavigation.children.last?.decodedState == ["petID": 7])
+  }
+
+  @Test func objectOfTheWrongClassIsNotDecoded() {
+    let root = TestController("Root")
+    let child = TestController("Child")
+    child.objectRestorationClass = WrongClassRestoration.self
+    child.state = ["x": 1]
+    root.addChild(child)
+    let registry = makeRegistry()
+    registry.register(WrongClassRestoration.self)
+    let store = InMemoryArchiveStore()
+    makeEngine(store: store, delegate: TestDelegate(), registry: registry)
+      .preserveApplicationState(roots: [root])
+
+    let launchedRoot = TestController("Root")
+    let engine = makeEngine(store: store, delegate: TestDelegate(), registry: registry)
+    let report = engine.restoreApplicationState(roots: [launchedRoot])
+    #expect(
+      report.status(of: "Root/:[0]:/Child")
+        == .skipped(.classMismatch(archived: "TestController", found: "TestObject"))
+    )
+  }
+
+  @Test func subclassOfTheArchivedClassIsDecoded() {
+    let saved = TalkDemo()
+    saved.city.state = ["special": 1, "cityIndex": 2]
+    let store = preserve(saved.roots)
+    let launched = TalkDemo(pushCity: false)
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: launched.roots)
+    #expect(report.entries.allSatisfy { $0.status == .restored })
+    #expect(launched.navigation.children.last is SpecialController)
+    #expect(launched.navigation.children.last?.decodedState?["cityIndex"] == 2)
+  }
+
+  @Test func unregisteredRestorationClassIsSkippedWithAReason() {
+    let saved = TalkDemo()
+    let store = preserve(saved.roots)
+    let launched = TalkDemo(pushCity: false)
+    let engine = makeEngine(store: store, delegate: TestDelegate(), registry: RestorationRegistry())
+    let report = engine.restoreApplicationState(roots: launched.roots)
+    #expect(
+      report.status(of: "TabController/:[1]:/NavigationController/:[1]:/CityViewController")
+        == .skipped(.restorationClassNotRegistered("CityRestoration"))
+    )
+  }
+
+  @Test func childrenOfAnObjectThatWasNotRestoredAreSkipped() {
+    let root = TestController("Root")
+    let child = TestController("Child")
+    let grandchild = TestController("Grandchild")
+    root.addChild(child)
+    child.addChild(grandchild)
+    let store = preserve([root])
+    // At launch only the root exists and nothing can create Child.
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: [TestController("Root")])
+    #expect(report.status(of: "Root/:[0]:/Child") == .skipped(.notFound))
+    #expect(
+      report.status(of: "Root/:[0]:/Child/:[0]:/Grandchild")
+        == .skipped(.missingParent("Root/:[0]:/Child")))
+  }
+
+  @Test func referencesPullUnreferencedObjectsIntoTheArchive() throws {
+    let controller = TestController("Detail")
+    let pet = TestObject("Pet", parent: controller)
+    pet.value = 42
+    let settings = TestObject("Settings")
+    settings.value = 5
+    final class Referrer: TestController {
+      var referenced: (any StateRestoring)?
+      override func encodeRestorableState(with coder: StateCoder) throws {
+        try super.encodeRestorableState(with: coder)
+        coder.encode(referenced, forKey: "pet")
+      }
+    }
+    let root = Referrer("Detail")
+    root.referenced = pet
+    pet.restorationParent = root
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in coder.encode(settings, forKey: "settings") }
+    let store = InMemoryArchiveStore()
+    let engine = makeEngine(store: store, delegate: delegate)
+    let registry = engine.registry
+    registry.registerObject(pet)
+    registry.registerObject(settings)
+    let (archive, _) = engine.makeArchive(roots: [root])
+    let records = try #require(archive).records
+    #expect(records.map(\.identifierPath) == ["Settings", "Detail", "Detail/Pet"])
+    #expect(records[0].kind == .object)
+    #expect(archive?.topLevel["settings"] == .reference("Settings"))
+    _ = controller
+
+    // At launch, registered objects at the same path get their state back.
+    engine.preserveApplicationState(roots: [root])
+    let launchedRoot = Referrer("Detail")
+    let launchedPet = TestObject("Pet", parent: launchedRoot)
+    let launchedSettings = TestObject("Settings")
+    let relaunchDelegate = TestDelegate()
+    var resolvedSettings: (any StateRestoring)?
+    relaunchDelegate.didDecode = { coder in
+      resolvedSettings = coder.decodeObject(forKey: "settings")
+    }
+    let relaunched = makeEngine(store: store, delegate: relaunchDelegate)
+    relaunched.registry.registerObject(launchedPet)
+    relaunched.registry.registerObject(launchedSettings)
+    let report = relaunched.restoreApplicationState(roots: [launchedRoot])
+    #expect(report.entries.allSatisfy { $0.status == .restored }, "\(report)")
+    #expect(launchedPet.decodedValue == 42)
+    #expect(launchedSettings.decodedValue == 5)
+    #expect(launchedSettings.finishedCalls == 1)
+    #expect(resolvedSettings === launchedSettings)
+  }
+
+  @Test func referenceToAnObjectWithoutPathIsReportedAndNotEncoded() {
+    let root = TestController("Root")
+    let anonymous = TestObject(nil)
+    final class Referrer: TestController {
+      var target: (any StateRestoring)?
+      override func encodeRestorableState(with coder: StateCoder) throws {
+        coder.encode(target, forKey: "target")
+      }
+    }
+    let referrer = Referrer("Referrer")
+    referrer.target = anonymous
+    root.addChild(referrer)
+    let (archive, report) = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
+      .makeArchive(roots: [root])
+    #expect(
+      report.issues(of: .referenceWithoutPath).map(\.identifierPath) == ["Root/:[0]:/Referrer"])
+    #expect(archive?.record(at: "Root/:[0]:/Referrer")?.state["target"] == nil)
+  }
+
+  @Test func viewsAreFoundInsideTheirControllerAndDecoded() {
+    let controller = TestController("Countries")
+    controller.installRootView()
+    let table = TestView("CountryTable")
+    table.offset = 2_200
+    controller.rootView?.addSubview(table)
+    let store = preserve([controller])
+
+    let launched = TestController("Countries")
+    launched.installRootView()
+    let launchedTable = TestView("CountryTable")
+    launched.rootView?.addSubview(launchedTable)
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: [launched])
+    #expect(report.entry(for: "Countries/CountryTable")?.kind == .view)
+    #expect(launchedTable.decodedOffset == 2_200)
+  }
+
+  @Test func viewsOfARecreatedControllerAreFoundToo() {
+    let root = TestController("Root")
+    let pushed = TestController("Web")
+    pushed.objectRestorationClass = ViewOwningRestoration.self
+    pushed.installRootView()
+    let web = TestView("WebView")
+    web.offset = 640
+    pushed.rootView?.addSubview(web)
+    root.addChild(pushed)
+    let registry = makeRegistry()
+    registry.register(ViewOwningRestoration.self)
+    let store = InMemoryArchiveStore()
+    makeEngine(store: store, delegate: TestDelegate(), registry: registry)
+      .preserveApplicationState(roots: [root])
+    let launched = TestController("Root")
+    let report = makeEngine(store: store, delegate: TestDelegate(), registry: registry)
+      .restoreApplicationState(roots: [launched])
+    #expect(report.status(of: "Root/:[0]:/Web/WebView") == .restored)
+    let view = launched.children.first?.rootView?.subviews.first
+    #expect(view?.decodedOffset == 640)
+  }
+
+  @Test func delegateSeesTopLevelValuesAndCanVeto() {
+    let saved = TalkDemo()
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in coder.encode(3, forKey: "uiVersion") }
+    let store = preserve(saved.roots, delegate: delegate)
+    let relaunch = TestDelegate()
+    relaunch.shouldRestore = false
+    let launched = TalkDemo(pushCity: false)
+    let report = makeEngine(store: store, delegate: relaunch).restoreApplicationState(
+      roots: launched.roots)
+    #expect(report.outcome == .vetoedByDelegate)
+    #expect(launched.first.decodedState == nil)
+    let topLevel = relaunch.seenTopLevel
+    #expect(topLevel?["uiVersion"] == .integer(3))
+    #expect(topLevel?[RestorationArchive.Key.bundleVersion] == .string("1"))
+    #expect(topLevel?[RestorationArchive.Key.systemVersion] == .string("8.0"))
+    #expect(topLevel?[RestorationArchive.Key.userInterfaceIdiom] == .string("phone"))
+    #expect(topLevel?[RestorationArchive.Key.majorVersion] == .integer(1))
+    #expect(topLevel?[RestorationArchive.Key.minorVersion] == .integer(0))
+    if case .date = topLevel?[RestorationArchive.Key.timestamp] {
+    } else {
+      Issue.record("no timestamp in the top level")
+    }
+  }
+
+  @Test func reservedTopLevelKeysAreIgnoredAndReported() {
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in
+      coder.encode("hacked", forKey: RestorationArchive.Key.bundleVersion)
+    }
+    let (archive, report) = makeEngine(store: InMemoryArchiveStore(), delegate: delegate)
+      .makeArchive(roots: [])
+    #expect(archive?.bundleVersion == "1")
+    #expect(report.issues(of: .reservedKey).count == 1)
+  }
+
+  @Test func notOptingInSavesNothing() {
+    let delegate = TestDelegate()
+    delegate.shouldSave = false
+    let store = InMemoryArchiveStore()
+    let report = makeEngine(store: store, delegate: delegate).preserveApplicationState(
+      roots: TalkDemo().roots)
+    #expect(report.outcome == .notOptedIn)
+    #expect(store.contents[.archive] == nil)
+  }
+
+  @Test func decodeErrorsAreReportedPerObjectAndTheRestStillRestores() {
+    let saved = TalkDemo()
+    let store = preserve(saved.roots)
+    let launched = TalkDemo(pushCity: false)
+    launched.first.decodeError = RestorationError(.typeMismatch, "bad slider")
+    let report = makeEngine(store: store, delegate: TestDelegate()).restoreApplicationState(
+      roots: launched.roots)
+    guard
+      case .skipped(.decodeFailed(let error)) = report.status(
+        of: "TabController/:[0]:/FirstViewController")
+    else {
+      Issue.record("expected a decode failure, got \(report)")
+      return
+    }
+    #expect(error.message == "bad slider")
+    #expect(report.status(of: "TabController/:[1]:/NavigationController") == .restored)
+    #expect(launched.first.finishedCalls == 0)
+    #expect(launched.second.finishedCalls == 1)
+  }
+
+  @Test func duplicatePathsInAnArchiveAreSkippedAfterTheFirst() throws {
+    var archive = RestorationArchive()
+    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
+    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+    let first = RestorationArchive.Record(
+      identifierPath: "Root",
+      kind: .viewController,
+      className: "TestController",
+      state: KeyedValues([("a", .integer(1))])
+    )
+    var second = first
+    second.state = KeyedValues([("a", .integer(2))])
+    archive.records = [first, second]
+    #expect(throws: RestorationError.self) { try archive.encoded() }
+
+    let store = InMemoryArchiveStore()
+    store.contents[.archive] = try archive.encoded(allowingDuplicatePaths: true)
+    let root = TestController("Root")
+    let report = makeEngine(store: store, delegate: TestDelegate()).restoreApplicationState(roots: [
+      root
+    ])
+    #expect(report.outcome == .restored)
+    #expect(root.decodedState == ["a": 1])
+    #expect(report.entries.map(\.status) == [.restored, .skipped(.duplicatePath)])
+  }
+}
+
+/// Re-creates a controller together with its view tree, as a controller created in code does.
+enum ViewOwningRestoration: ObjectRestoration {
+  static func object(
+    withRestorationIdentifierPath identifierComponents: [String],
+    coder: StateDecoder
+  ) -> (any StateRestoring)? {
+    let controller = TestController(identifierComponents.last)
+    controller.objectRestorationClass = ViewOwningRestoration.self
+    controller.installRootView()
+    controller.rootView?.addSubview(TestView("WebView"))
+    return controller
+  }
+}

@@ -1,0 +1,100 @@
+import Logging
+import StateRestoration
+import Synchronization
+
+/// Collects log lines, for tests of debug logging.
+final class LogCapture: Sendable {
+  private let storage = Mutex<[(Logger.Level, String)]>([])
+
+  var lines: [String] { storage.withLock { $0.map(\.1) } }
+
+  var warnings: [String] { lines(at: .warning) }
+  var debugLines: [String] { lines(at: .debug) }
+
+  func lines(at level: Logger.Level) -> [String] {
+    storage.withLock { $0.filter { $0.0 == level }.map(\.1) }
+  }
+
+  func append(_ level: Logger.Level, _ message: String) {
+    storage.withLock { $0.append((level, message)) }
+  }
+
+  func makeLogger() -> Logger {
+    Logger(label: "test") { _ in CaptureHandler(capture: self) }
+  }
+}
+
+private struct CaptureHandler: LogHandler {
+  let capture: LogCapture
+  var metadata: Logger.Metadata = [:]
+  var logLevel: Logger.Level = .info
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    capture.append(event.level, event.message.description)
+  }
+}
+
+/// The talk demo's hierarchy (seed 002): a tab bar controller whose second tab is a navigation
+/// controller with a pushed city controller that has a restoration class.
+struct TalkDemo {
+  let tab = TestController("TabController")
+  let first = TestController("FirstViewController")
+  let navigation = TestController("NavigationController")
+  let second = TestController("SecondViewController")
+  let city = TestController("CityViewController")
+
+  /// The launch hierarchy, as a storyboard would build it: without the pushed city.
+  init(log: EventLog? = nil, pushCity: Bool = true) {
+    for controller in [tab, first, navigation, second, city] { controller.log = log }
+    tab.addChild(first)
+    tab.addChild(navigation)
+    navigation.addChild(second)
+    city.objectRestorationClass = CityRestoration.self
+    if pushCity { navigation.addChild(city) }
+  }
+
+  var roots: [any StateRestoring] { [tab] }
+}
+
+let applicationInfo = ApplicationInfo(
+  bundleIdentifier: "com.example.Restorer",
+  bundleVersion: "1",
+  systemVersion: "8.0",
+  userInterfaceIdiom: "phone"
+)
+
+func makeRegistry() -> RestorationRegistry {
+  let registry = RestorationRegistry()
+  registry.register(CityRestoration.self)
+  return registry
+}
+
+func makeEngine(
+  store: any ArchiveStore,
+  delegate: TestDelegate,
+  registry: RestorationRegistry = makeRegistry(),
+  settings: RestorationSettings = RestorationSettings(),
+  logger: Logger = Logger(label: "test")
+) -> RestorationEngine {
+  let engine = RestorationEngine(
+    applicationInfo: applicationInfo,
+    store: store,
+    registry: registry,
+    settings: settings,
+    logger: logger
+  )
+  engine.delegate = delegate
+  keepAlive(delegate)
+  return engine
+}
+
+/// The engine holds its delegate weakly, as UIKit's application does; tests that create a
+/// delegate inline keep it alive for the rest of the run (a deliberate leak, tests only).
+private func keepAlive(_ object: AnyObject) {
+  _ = Unmanaged.passRetained(object)
+}
