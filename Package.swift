@@ -18,6 +18,19 @@ let package = Package(
       dependencies: [.product(name: "Logging", package: "swift-log")]
     ),
 
+    // Tools
+    .executableTarget(
+      name: "restoration-benchmark",
+      dependencies: ["StateRestoration"]
+    ),
+
+    // Examples
+    .executableTarget(
+      name: "restorer",
+      dependencies: ["StateRestoration"],
+      path: "Examples/Restorer"
+    ),
+
     // Tests
     .testTarget(
       name: "StateRestorationTests",

@@ -1,0 +1,53 @@
+import Foundation
+import StateRestoration
+import Testing
+
+// The README's example, verbatim apart from the temporary folder, so that it keeps compiling
+// and doing what the README says.
+
+private final class CountriesController: RestorationNode {
+  let restorationIdentifier: String? = "Countries"
+  var selectedRow: Int?
+
+  func encodeRestorableState(with coder: StateCoder) throws {
+    if let selectedRow { coder.encode(selectedRow, forKey: "selectedRow") }
+  }
+
+  func decodeRestorableState(with coder: StateDecoder) throws {
+    selectedRow = coder.decode(Int.self, forKey: "selectedRow")
+  }
+}
+
+private final class AppDelegate: RestorationDelegate {
+  func shouldSaveApplicationState(with coder: StateCoder) -> Bool { true }
+  func shouldRestoreApplicationState(with coder: StateDecoder) -> Bool { true }
+}
+
+@Suite struct ReadmeExampleTests {
+  @Test func readmeExampleRestoresAcrossLaunches() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    func launch(select row: Int?) throws -> (RestorationReport, CountriesController) {
+      let delegate = AppDelegate()
+      let store = try FileArchiveStore(stateRoot: folder.path, bundleIdentifier: "com.example.app")
+      let engine = RestorationEngine(
+        applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.app"),
+        store: store
+      )
+      engine.delegate = delegate
+
+      let countries = CountriesController()
+      let report = engine.restoreApplicationState(roots: [countries])
+      if let row { countries.selectedRow = row }
+      engine.preserveApplicationState(roots: [countries])
+      return (report, countries)
+    }
+
+    let (first, _) = try launch(select: 52)
+    #expect(first.outcome == .nothingSaved)
+    let (second, countries) = try launch(select: nil)
+    #expect(second.outcome == .restored)
+    #expect(countries.selectedRow == 52)
+  }
+}
