@@ -39,7 +39,8 @@ do {
   let store = try FileArchiveStore(stateRoot: stateRoot, bundleIdentifier: "com.example.Restorer")
   let delegate = AppDelegate()
   let engine = RestorationEngine(
-    applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Restorer", userInterfaceIdiom: "terminal"),
+    applicationInfo: ApplicationInfo(
+      bundleIdentifier: "com.example.Restorer", userInterfaceIdiom: "terminal"),
     store: store
   )
   engine.delegate = delegate
@@ -53,18 +54,22 @@ do {
   let report = engine.restoreApplicationState(roots: [list])
   print("Launch: \(report.outcome).")
   if report.outcome == .restored, let row = list.selectedRow {
-    print("Restored: \(countries[row % countries.count]) is selected, row \(list.firstVisibleRow) at the top.")
+    print(
+      "Restored: \(countries[row % countries.count]) is selected, row \(list.firstVisibleRow) at the top."
+    )
   }
 
   // The user scrolls down and selects the next country.
   list.firstVisibleRow += 1
   list.selectedRow = ((list.selectedRow ?? -1) + 1) % countries.count
-  print("Now selected: \(countries[list.selectedRow ?? 0]), row \(list.firstVisibleRow) at the top.")
+  print(
+    "Now selected: \(countries[list.selectedRow ?? 0]), row \(list.firstVisibleRow) at the top.")
 
   // Home button: the app moves to the background and its state is preserved.
   let saved = engine.preserveApplicationState(roots: [list])
   print("Moved to the background: \(saved.outcome) to \(store.path(of: .archive))")
-  print("Run `swift run restorer` again to restore it, or `swift run restorer --reset` to forget it.")
+  print(
+    "Run `swift run restorer` again to restore it, or `swift run restorer --reset` to forget it.")
 } catch {
   FileHandle.standardError.write(Data("restorer: \(error)\n".utf8))
   exit(1)

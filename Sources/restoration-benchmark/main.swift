@@ -75,7 +75,8 @@ func makeTree(count: Int) -> Node {
   return root
 }
 
-func measure(count: Int, repetitions: Int) throws -> (preserve: Double, restore: Double, bytes: Int) {
+func measure(count: Int, repetitions: Int) throws -> (preserve: Double, restore: Double, bytes: Int)
+{
   var preserveTimes: [Double] = []
   var restoreTimes: [Double] = []
   var bytes = 0
@@ -138,9 +139,11 @@ if arguments.contains("--help") || arguments.contains("-h") {
   exit(0)
 }
 let sizes = arguments.isEmpty ? [10_000, 20_000] : arguments.compactMap { Int($0) }
-guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 1 }), sizes.count == arguments.count || arguments.isEmpty
+guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 1 }),
+  sizes.count == arguments.count || arguments.isEmpty
 else {
-  FileHandle.standardError.write(Data("restoration-benchmark: sizes must be integers above 1\n".utf8))
+  FileHandle.standardError.write(
+    Data("restoration-benchmark: sizes must be integers above 1\n".utf8))
   exit(2)
 }
 #if DEBUG

@@ -84,7 +84,8 @@ import Testing
     #expect(top["when"] as? String == "2014-07-06T15:06:40")
     let records = try #require(json["records"] as? [[String: Any]])
     #expect(records.map { $0["path"] as? String } == archive.rootIdentifierPaths)
-    let navigation = try #require(records.first { ($0["path"] as? String)?.hasSuffix("NavigationController") == true })
+    let navigation = try #require(
+      records.first { ($0["path"] as? String)?.hasSuffix("NavigationController") == true })
     let state = try #require(navigation["state"] as? [String: Any])
     let children = try #require(state["children"] as? [[String: String]])
     #expect(

@@ -160,7 +160,9 @@ private struct Pet: Codable, Equatable {
     }
     let coder = StateCoder()
     coder.encode(1, forKey: "kept")
-    let error = #expect(throws: RestorationError.self) { try coder.encode(Failing(), forKey: "bad") }
+    let error = #expect(throws: RestorationError.self) {
+      try coder.encode(Failing(), forKey: "bad")
+    }
     #expect(error?.code == .encodingFailed)
     #expect(error?.key == "bad")
     #expect(!coder.contains("bad"))

@@ -36,7 +36,8 @@ import Testing
     makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(roots: saved.roots)
 
     // A new store object, as a new process would make.
-    let relaunchStore = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "com.example.Restorer")
+    let relaunchStore = try FileArchiveStore(
+      stateRoot: root.path, bundleIdentifier: "com.example.Restorer")
     let launched = TalkDemo(pushCity: false)
     let report = makeEngine(store: relaunchStore, delegate: TestDelegate())
       .restoreApplicationState(roots: launched.roots)
@@ -68,7 +69,9 @@ import Testing
     #expect(error?.file == store.path(of: .archive))
   }
 
-  @Test(arguments: ["", ".", "..", "com/example", "../escape", "a\u{0}b", "line\nbreak", "back\\slash"])
+  @Test(arguments: [
+    "", ".", "..", "com/example", "../escape", "a\u{0}b", "line\nbreak", "back\\slash",
+  ])
   func bundleIdentifiersThatCannotNameAFolderAreRejected(_ identifier: String) {
     let error = #expect(throws: RestorationError.self) {
       try FileArchiveStore(stateRoot: "/tmp", bundleIdentifier: identifier)

@@ -9,18 +9,32 @@ import Testing
     makeEngine(store: store, delegate: TestDelegate(), settings: settings)
       .preserveApplicationState(roots: saved.roots)
     let capture = LogCapture()
-    makeEngine(store: store, delegate: TestDelegate(), settings: settings, logger: capture.makeLogger())
-      .restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
+    makeEngine(
+      store: store, delegate: TestDelegate(), settings: settings, logger: capture.makeLogger()
+    )
+    .restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
     let lines = capture.debugLines
     #expect(
       lines.contains(
         "State restoration archive was saved with major version 1, minor version 0. Current major version 1, current minor version 0."
       )
     )
-    #expect(lines.contains { $0.hasPrefix("Root restoration identifier paths are (") && $0.contains("TabController/:[1]:/NavigationController") })
-    #expect(lines.contains { $0.hasPrefix("Restoration Class map: {") && $0.contains("= CityRestoration;") })
-    #expect(lines.contains("Object in root set for index [0] for identifier path TabController: <TestController>"))
-    #expect(lines.contains { $0.hasPrefix("Restoration phase 'decodeArchive' took ") && $0.hasSuffix(" ms") })
+    #expect(
+      lines.contains {
+        $0.hasPrefix("Root restoration identifier paths are (")
+          && $0.contains("TabController/:[1]:/NavigationController")
+      })
+    #expect(
+      lines.contains {
+        $0.hasPrefix("Restoration Class map: {") && $0.contains("= CityRestoration;")
+      })
+    #expect(
+      lines.contains(
+        "Object in root set for index [0] for identifier path TabController: <TestController>"))
+    #expect(
+      lines.contains {
+        $0.hasPrefix("Restoration phase 'decodeArchive' took ") && $0.hasSuffix(" ms")
+      })
   }
 
   @Test func truncationIsLoggedWithUIKitsLine() {
@@ -45,7 +59,8 @@ import Testing
 
   @Test func debugMessagesAreSilentWhenDebugLoggingIsOff() {
     let store = InMemoryArchiveStore()
-    makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(roots: TalkDemo().roots)
+    makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(
+      roots: TalkDemo().roots)
     let capture = LogCapture()
     makeEngine(store: store, delegate: TestDelegate(), logger: capture.makeLogger())
       .restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
