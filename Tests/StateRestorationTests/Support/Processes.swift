@@ -18,7 +18,7 @@ func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws
   let output = Pipe()
   let errorURL = FileManager.default.temporaryDirectory
     .appendingPathComponent("stderr-\(UUID().uuidString)")
-  FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
   defer { try? FileManager.default.removeItem(at: errorURL) }
   let errorHandle = try FileHandle(forWritingTo: errorURL)
   let standardInput = Pipe()
