@@ -5,7 +5,9 @@ let package = Package(
   name: "swift-state-restoration",
   platforms: [.macOS(.v15)],
   products: [
-    .library(name: "StateRestoration", targets: ["StateRestoration"])
+    .library(name: "StateRestoration", targets: ["StateRestoration"]),
+    .library(name: "StateRestorationUI", targets: ["StateRestorationUI"]),
+    .library(name: "StateRestorationTesting", targets: ["StateRestorationTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -18,6 +20,15 @@ let package = Package(
       dependencies: [.product(name: "Logging", package: "swift-log")]
     ),
 
+    .target(
+      name: "StateRestorationUI",
+      dependencies: ["StateRestoration", .product(name: "Logging", package: "swift-log")]
+    ),
+    .target(
+      name: "StateRestorationTesting",
+      dependencies: ["StateRestoration", "StateRestorationUI"]
+    ),
+
     // Tools
     .executableTarget(
       name: "restoration-benchmark",
@@ -25,6 +36,12 @@ let package = Package(
     ),
 
     // Examples
+    .target(
+      name: "RestorerCore",
+      dependencies: ["StateRestoration", "StateRestorationUI"],
+      path: "Examples/RestorerCore",
+      resources: [.copy("Resources/countries.json")]
+    ),
     .executableTarget(
       name: "restorer",
       dependencies: ["StateRestoration"],
@@ -32,6 +49,12 @@ let package = Package(
     ),
 
     // Tests
+    .testTarget(
+      name: "StateRestorationUITests",
+      dependencies: [
+        "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
+      ]
+    ),
     .testTarget(
       name: "StateRestorationTests",
       dependencies: ["StateRestoration", .product(name: "Logging", package: "swift-log")]

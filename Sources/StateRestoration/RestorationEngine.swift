@@ -38,8 +38,16 @@ public final class RestorationEngine {
   public var logger: Logger {
     didSet { applyLogLevel() }
   }
+  /// An object restoration code can reach through ``StateDecoder/applicationContext``; held
+  /// weakly.
+  public weak var applicationContext: AnyObject?
   /// The clock used for archive timestamps.
   public var now: @Sendable () -> Date = { Date() }
+  /// Called as each restoration phase starts, after the crash guard has armed its marker.
+  ///
+  /// Test harnesses use it to capture the store at the instant a simulated crash happens;
+  /// instrumentation can use it to trace launches.
+  public var phaseObserver: ((RestorationReport.Phase) -> Void)?
 
   /// The report of the last restoration.
   public private(set) var lastRestorationReport: RestorationReport?
@@ -261,6 +269,7 @@ public final class RestorationEngine {
     pendingRestorations = 1
     restoredArchiveOnDisk = true
 
+    phaseObserver?(.decodeArchive)
     let decodeStart = clock.now
     let archive: RestorationArchive
     do {
@@ -282,6 +291,7 @@ public final class RestorationEngine {
       archive: archive,
       registry: registry,
       delegate: delegate,
+      applicationContext: applicationContext,
       classNames: classNames,
       debug: { [weak self] in self?.debug($0) },
       warn: { [weak self] in self?.warn($0) }
@@ -301,13 +311,16 @@ public final class RestorationEngine {
       debug("Restoration Class map: {\n\(map.joined(separator: "\n"))\n}")
     }
 
+    phaseObserver?(.locateObjects)
     let locateStart = clock.now
     pass.mapExistingObjects(roots: roots)
     pass.locateObjects()
     timings[.locateObjects] = clock.now - locateStart
+    phaseObserver?(.decodeState)
     let stateStart = clock.now
     pass.decodeObjects()
     timings[.decodeState] = clock.now - stateStart
+    phaseObserver?(.finish)
     let finishStart = clock.now
     pass.finish()
     timings[.finish] = clock.now - finishStart

@@ -6,6 +6,8 @@ protocol ReferenceResolving: AnyObject {
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?)
   /// Writes a line to the debug log, if debug logging is on.
   func debugLog(_ message: String)
+  /// The object the app made available to restoration code.
+  var applicationContext: AnyObject? { get }
 }
 
 /// A reference read back from a coder: the archived identifier path and the live object, if one
@@ -176,6 +178,13 @@ public final class StateDecoder {
   public func reportTruncation(of paths: [String], reason: String) {
     context?.noteTruncation(of: paths, reason: reason, in: identifierPath)
   }
+
+  /// The object the app made available to restoration code through
+  /// ``RestorationEngine/applicationContext``, such as the application or its data model.
+  ///
+  /// Restoration classes are types, not instances; this is how they reach the app's data
+  /// without globals.
+  public var applicationContext: AnyObject? { context?.applicationContext }
 
   /// Writes a line to the restoration debug log (when debug logging is on).
   ///

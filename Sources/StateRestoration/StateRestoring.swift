@@ -161,6 +161,19 @@ public protocol RestorationNode: StateRestoring {
   ///
   /// - Parameter coder: The node's coder.
   func restorationWillDecode(with coder: StateDecoder)
+
+  /// Finds an existing child by the identifier and index it was archived with, when no object
+  /// exists at its exact archived path.
+  ///
+  /// The default matches a child among ``restorationChildren`` with the same identifier and the
+  /// same index. A container whose children keep their identity when reordered (a tab bar
+  /// controller, whose tabs UIKit matches by identifier, not position) ignores the index.
+  ///
+  /// - Parameters:
+  ///   - identifier: The child's restoration identifier.
+  ///   - index: The index component it was archived with, if any.
+  /// - Returns: The child, or nil.
+  func restorationChild(withIdentifier identifier: String, index: Int?) -> (any StateRestoring)?
 }
 
 extension RestorationNode {
@@ -174,6 +187,18 @@ extension RestorationNode {
   public var restorationStoryboard: StoryboardReference? { nil }
   /// Does nothing by default.
   public func restorationWillDecode(with coder: StateDecoder) {}
+
+  /// Matches a child by identifier and index.
+  public func restorationChild(
+    withIdentifier identifier: String,
+    index: Int?
+  ) -> (any StateRestoring)? {
+    for child in restorationChildren where child.restorationIdentifier == identifier {
+      let link = IdentifierPathResolver.parentLink(of: child)
+      if link?.index == index, link?.parent === self { return child }
+    }
+    return nil
+  }
 }
 
 /// A factory that instantiates nodes by storyboard identifier (a storyboard, in UIKit's terms).

@@ -179,7 +179,7 @@ import Testing
     // At launch only the root exists and nothing can create Child.
     let report = makeEngine(store: store, delegate: TestDelegate())
       .restoreApplicationState(roots: [TestController("Root")])
-    #expect(report.status(of: "Root/:[0]:/Child") == .skipped(.notFound))
+    #expect(report.status(of: "Root/:[0]:/Child") == .skipped(.containerHasNoSuchChild("Root")))
     #expect(
       report.status(of: "Root/:[0]:/Child/:[0]:/Grandchild")
         == .skipped(.missingParent("Root/:[0]:/Child")))

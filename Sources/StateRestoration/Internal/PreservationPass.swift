@@ -74,6 +74,12 @@ final class PreservationPass: ReferenceEncoding {
       return
     }
     pathOwners[path] = identity
+    // Tree children join the walk before the encode runs, so the archive lists them in tree
+    // order even when the encode references one of them (a tab bar's selected tab), as UIKit's
+    // root paths are listed.
+    if let node {
+      for child in node.restorationChildren { enqueue(child) }
+    }
 
     let coder = StateCoder(identifierPath: path, context: self)
     var thrown: (any Error)?
@@ -113,9 +119,6 @@ final class PreservationPass: ReferenceEncoding {
       )
     )
     depths.append(IdentifierPath.depth(of: path))
-    if let node {
-      for child in node.restorationChildren { enqueue(child) }
-    }
   }
 
   func encodeReference(to object: any StateRestoring, key: String, in coderPath: String?) -> String?

@@ -5,6 +5,7 @@ final class RestorationPass: ReferenceResolving {
   private let archive: RestorationArchive
   private let registry: RestorationRegistry
   private weak var delegate: (any RestorationDelegate)?
+  private(set) weak var applicationContext: AnyObject?
   private var classNames: ClassNames
   private let debug: (String) -> Void
   private let warn: (String) -> Void
@@ -28,6 +29,7 @@ final class RestorationPass: ReferenceResolving {
     archive: RestorationArchive,
     registry: RestorationRegistry,
     delegate: (any RestorationDelegate)?,
+    applicationContext: AnyObject?,
     classNames: ClassNames,
     debug: @escaping (String) -> Void,
     warn: @escaping (String) -> Void
@@ -35,6 +37,7 @@ final class RestorationPass: ReferenceResolving {
     self.archive = archive
     self.registry = registry
     self.delegate = delegate
+    self.applicationContext = applicationContext
     self.classNames = classNames
     self.debug = debug
     self.warn = warn
@@ -148,7 +151,7 @@ final class RestorationPass: ReferenceResolving {
       {
         found = object
         entry.source = .delegate
-      } else if let object = existing[path] {
+      } else if let object = existing[path] ?? childOfLocatedContainer(at: path) {
         found = object
         entry.source = .existing
       } else if let storyboard = record.storyboard,
@@ -161,11 +164,39 @@ final class RestorationPass: ReferenceResolving {
         entry.source = .storyboard
       }
     }
-    guard let object = found else { return skip(.notFound) }
+    guard let object = found else {
+      if let container = locatedContainerPath(of: path) {
+        return skip(.containerHasNoSuchChild(container))
+      }
+      return skip(.notFound)
+    }
     if let earlier = locatedIdentities[ObjectIdentifier(object)] {
       return skip(.objectAlreadyRestored(earlier))
     }
     return object
+  }
+
+  /// Asks the restored container of `path` for a child with the same identifier and index.
+  private func childOfLocatedContainer(at path: String) -> (any StateRestoring)? {
+    guard let container = locatedContainerPath(of: path),
+      let node = located[container] as? any RestorationNode
+    else { return nil }
+    var components = IdentifierPath.components(of: path)
+    guard let identifier = components.popLast() else { return nil }
+    var index: Int?
+    if let last = components.last, IdentifierPath.isIndexComponent(last) {
+      index = Int(last.dropFirst(2).dropLast(2))
+    }
+    guard let child = node.restorationChild(withIdentifier: identifier, index: index),
+      locatedIdentities[ObjectIdentifier(child)] == nil
+    else { return nil }
+    return child
+  }
+
+  /// The path of the direct container of `path` when that container was restored.
+  private func locatedContainerPath(of path: String) -> String? {
+    guard let parent = IdentifierPath.parent(of: path), located[parent] != nil else { return nil }
+    return parent
   }
 
   /// The closest proper ancestor path that has a record of its own.

@@ -1,0 +1,103 @@
+public import StateRestoration
+public import StateRestorationUI
+
+/// The Restorer app: a tab bar with Countries (a navigation controller over a list of about 250
+/// countries, each opening a detail screen with its capital) and Settings (a switch, and a
+/// button that pushes a web view controller created in code).
+///
+/// The storyboard mirrors the seed project's `MainStoryboard`: every controller uses its
+/// storyboard identifier as its restoration identifier.
+public final class RestorerAppDelegate: ApplicationDelegate {
+  /// The storyboard's name.
+  public static let storyboardName = "MainStoryboard"
+
+  /// The app's data.
+  public let countryList: CountryList
+
+  /// Creates the delegate.
+  ///
+  /// - Parameter countryList: The countries to show.
+  public init(countryList: CountryList) {
+    self.countryList = countryList
+  }
+
+  /// The main storyboard, as the seed project's `MainStoryboard` lays it out.
+  public static func makeStoryboard() -> Storyboard {
+    let storyboard = Storyboard(name: storyboardName)
+    storyboard.addScene(
+      storyboardIdentifier: "TabBarControllerID",
+      usesStoryboardIdentifierAsRestorationIdentifier: true,
+      relationships: [.viewControllers(["CountryNCID", "SettingsNCID"])],
+      isInitial: true
+    ) { TabBarController() }
+    storyboard.addScene(
+      storyboardIdentifier: "CountryNCID",
+      usesStoryboardIdentifierAsRestorationIdentifier: true,
+      relationships: [.rootViewController("CountryTVCID")]
+    ) {
+      let navigation = NavigationController()
+      navigation.title = "Countries"
+      return navigation
+    }
+    storyboard.addScene(
+      storyboardIdentifier: "CountryTVCID",
+      usesStoryboardIdentifierAsRestorationIdentifier: true
+    ) {
+      let list = CountriesViewController()
+      list.title = "Countries"
+      return list
+    }
+    storyboard.addScene(
+      storyboardIdentifier: CountryViewController.storyboardID,
+      usesStoryboardIdentifierAsRestorationIdentifier: true
+    ) { CountryViewController() }
+    storyboard.addScene(
+      storyboardIdentifier: "SettingsNCID",
+      usesStoryboardIdentifierAsRestorationIdentifier: true,
+      relationships: [.rootViewController("SettingsVCID")]
+    ) {
+      let navigation = NavigationController()
+      navigation.title = "Settings"
+      return navigation
+    }
+    storyboard.addScene(
+      storyboardIdentifier: "SettingsVCID",
+      usesStoryboardIdentifierAsRestorationIdentifier: true
+    ) {
+      let settings = SettingsViewController()
+      settings.title = "Settings"
+      return settings
+    }
+    return storyboard
+  }
+
+  /// Registers the restoration classes and hands the data to the list, before restoration.
+  public func applicationWillFinishLaunching(_ application: Application) {
+    application.register(restorationClass: CountryViewController.self)
+    application.register(restorationClass: WebViewController.self)
+    for window in application.windows {
+      window.rootViewController.map(injectData)
+    }
+  }
+
+  private func injectData(into controller: ViewController) {
+    if let list = controller as? CountriesViewController { list.countryList = countryList }
+    for child in controller.children { injectData(into: child) }
+  }
+
+  /// Opts in to preservation.
+  public func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
+    -> Bool
+  { true }
+
+  /// Opts in to restoration.
+  public func application(
+    _ application: Application,
+    shouldRestoreApplicationState coder: StateDecoder
+  ) -> Bool { true }
+
+  /// The tab bar controller of the first window.
+  public static func tabBarController(of application: Application) -> TabBarController? {
+    application.keyWindow?.rootViewController as? TabBarController
+  }
+}

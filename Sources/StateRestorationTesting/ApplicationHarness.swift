@@ -1,0 +1,242 @@
+public import StateRestoration
+public import StateRestorationUI
+
+/// Runs an app through launches, backgrounding and process deaths inside one test.
+///
+/// Each "process" is a fresh ``Application`` with a fresh delegate from `makeDelegate`; the only
+/// thing that survives a process death is the store's bytes, exactly as on a device. After a
+/// restart the harness checks that the previous process's objects were all released, so a test
+/// cannot pass by accident through an object that outlived its "process".
+///
+/// ```swift
+/// let harness = ApplicationHarness { AppDelegate() }
+/// harness.launch()
+/// harness.application.keyWindow?.rootViewController ... // drive the UI
+/// let result = harness.restartAndRestore()             // Home, kill, launch again
+/// #expect(result.report.outcome == .restored)
+/// ```
+public final class ApplicationHarness {
+  /// What a restart produced.
+  public struct Restart {
+    /// The newly launched application.
+    public var application: Application
+    /// Its restoration report.
+    public var report: RestorationReport
+    /// The preservation report of the process that was killed, if it preserved.
+    public var preservation: PreservationReport?
+    /// The archive the killed process left, decoded, if any.
+    public var archive: RestorationArchive?
+    /// Descriptions of objects of the killed process still alive after it "died"; empty when
+    /// everything was released.
+    public var leakedObjects: [String]
+  }
+
+  /// The store shared by every process: the only state that survives.
+  public let store: InMemoryArchiveStore
+  /// The application of the current process.
+  public private(set) var application: Application
+
+  private let applicationInfo: ApplicationInfo
+  private let makeDelegate: () -> any ApplicationDelegate
+  private let makeMainStoryboard: (() -> Storyboard)?
+  /// Settings for every launch; change them between launches (developer mode, say).
+  public var settings: RestorationSettings
+
+  /// Creates a harness; nothing is launched yet.
+  ///
+  /// - Parameters:
+  ///   - applicationInfo: Bundle identifier, version and idiom.
+  ///   - settings: Settings for every launch.
+  ///   - store: The store; by default empty.
+  ///   - makeMainStoryboard: Makes the main storyboard for each process, if the app has one.
+  ///   - makeDelegate: Makes the app delegate for each process.
+  public init(
+    applicationInfo: ApplicationInfo = ApplicationInfo(
+      bundleIdentifier: "com.example.test",
+      bundleVersion: "1",
+      systemVersion: "test",
+      userInterfaceIdiom: "phone"
+    ),
+    settings: RestorationSettings = RestorationSettings(),
+    store: InMemoryArchiveStore = InMemoryArchiveStore(),
+    makeMainStoryboard: (() -> Storyboard)? = nil,
+    makeDelegate: @escaping () -> any ApplicationDelegate
+  ) {
+    self.applicationInfo = applicationInfo
+    self.settings = settings
+    self.store = store
+    self.makeMainStoryboard = makeMainStoryboard
+    self.makeDelegate = makeDelegate
+    application = Self.makeApplication(
+      applicationInfo: applicationInfo,
+      settings: settings,
+      store: store,
+      storyboard: makeMainStoryboard?(),
+      delegate: makeDelegate()
+    )
+  }
+
+  private static func makeApplication(
+    applicationInfo: ApplicationInfo,
+    settings: RestorationSettings,
+    store: InMemoryArchiveStore,
+    storyboard: Storyboard?,
+    delegate: any ApplicationDelegate
+  ) -> Application {
+    Application(
+      delegate: delegate,
+      applicationInfo: applicationInfo,
+      store: store,
+      mainStoryboard: storyboard,
+      settings: settings
+    )
+  }
+
+  /// Launches the current application if it has not launched yet.
+  ///
+  /// - Returns: Its restoration report.
+  @discardableResult
+  public func launch() -> RestorationReport {
+    application.launch()
+    return application.restorationReport ?? RestorationReport(outcome: .nothingSaved)
+  }
+
+  /// The saved archive, decoded, if there is one.
+  public var savedArchive: RestorationArchive? {
+    guard let bytes = store.contents[.archive] else { return nil }
+    return try? RestorationArchive(decoding: bytes)
+  }
+
+  /// Presses Home (the app moves to the background and preserves), the system kills the
+  /// suspended process, and the app launches again from the same bytes.
+  ///
+  /// - Returns: The new application, its report, and what the killed process left.
+  @discardableResult
+  public func restartAndRestore() -> Restart {
+    let preservation = application.enterBackground()
+    return relaunch(after: .systemKillAfterBackground, preservation: preservation)
+  }
+
+  /// The user force-quits the app from the app switcher (after it moved to the background),
+  /// and launches it again: the saved state is gone.
+  ///
+  /// - Returns: The new application and its report.
+  @discardableResult
+  public func forceQuitAndRelaunch() -> Restart {
+    let preservation = application.enterBackground()
+    return relaunch(after: .userForceQuit, preservation: preservation)
+  }
+
+  /// The process crashes right now, with whatever is on disk, and the app launches again.
+  ///
+  /// - Returns: The new application and its report.
+  @discardableResult
+  public func crashAndRelaunch() -> Restart {
+    relaunch(after: .crash, preservation: nil)
+  }
+
+  /// Launches a new process that crashes during restoration, just as objects start decoding;
+  /// the store keeps exactly what was on disk at that instant (the crash guard's marker
+  /// included). Call ``relaunch()`` afterwards to see what the next launch does.
+  public func launchCrashingDuringRestoration() {
+    application.terminate(.crash)
+    let next = Self.makeApplication(
+      applicationInfo: applicationInfo,
+      settings: settings,
+      store: store,
+      storyboard: makeMainStoryboard?(),
+      delegate: makeDelegate()
+    )
+    var atCrash: [ArchiveStoreItem: [UInt8]]?
+    next.engine.phaseObserver = { [store] phase in
+      if phase == .decodeState, atCrash == nil { atCrash = store.contents }
+    }
+    next.launch()
+    next.terminate(.crash)
+    if let atCrash { store.contents = atCrash }
+    application = Self.makeApplication(
+      applicationInfo: applicationInfo,
+      settings: settings,
+      store: store,
+      storyboard: makeMainStoryboard?(),
+      delegate: makeDelegate()
+    )
+  }
+
+  /// Launches the current application (after ``launchCrashingDuringRestoration()``), or a new
+  /// one after terminating the current one as the system would.
+  ///
+  /// - Returns: The new application and its report.
+  @discardableResult
+  public func relaunch() -> Restart {
+    if application.state == .notRunning {
+      let report = launch()
+      return Restart(
+        application: application,
+        report: report,
+        preservation: nil,
+        archive: nil,
+        leakedObjects: []
+      )
+    }
+    return relaunch(after: .systemKillAfterBackground, preservation: nil)
+  }
+
+  private func relaunch(
+    after reason: Application.TerminationReason,
+    preservation: PreservationReport?
+  ) -> Restart {
+    application.terminate(reason)
+    let archive = savedArchive
+    let tracker = LifetimeTracker(application)
+    application = Self.makeApplication(
+      applicationInfo: applicationInfo,
+      settings: settings,
+      store: store,
+      storyboard: makeMainStoryboard?(),
+      delegate: makeDelegate()
+    )
+    let leaked = tracker.survivors
+    let report = launch()
+    return Restart(
+      application: application,
+      report: report,
+      preservation: preservation,
+      archive: archive,
+      leakedObjects: leaked
+    )
+  }
+}
+
+/// Watches an application's objects weakly, to check that a dead "process" let go of them.
+private struct LifetimeTracker {
+  private struct Entry {
+    weak var object: AnyObject?
+    let description: String
+  }
+  private var entries: [Entry] = []
+
+  init(_ application: Application) {
+    entries.append(Entry(object: application, description: "Application"))
+    entries.append(Entry(object: application.delegate, description: "the app delegate"))
+    var stack: [ViewController] = application.windows.compactMap(\.rootViewController)
+    for window in application.windows {
+      entries.append(Entry(object: window, description: "Window \(window.restorationIdentifier ?? "")"))
+    }
+    while let controller = stack.popLast() {
+      entries.append(
+        Entry(
+          object: controller,
+          description: "\(type(of: controller)) \(controller.restorationIdentifier ?? "(no identifier)")"
+        )
+      )
+      stack.append(contentsOf: controller.children)
+      if let presented = controller.presentedViewController { stack.append(presented) }
+    }
+  }
+
+  /// The objects still alive.
+  var survivors: [String] {
+    entries.filter { $0.object != nil }.map(\.description)
+  }
+}
