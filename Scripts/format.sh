@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != "--lint" ]; then
-  git ls-files -z '*.swift' | xargs -0 swift format format --parallel --in-place
+  git ls-files -z --cached --others --exclude-standard '*.swift' | xargs -0 swift format format --parallel --in-place
 fi
-git ls-files -z '*.swift' | xargs -0 swift format lint --strict --parallel
+git ls-files -z --cached --others --exclude-standard '*.swift' | xargs -0 swift format lint --strict --parallel

@@ -10,8 +10,10 @@ public final class CountriesViewController: ViewController {
   ///
   /// - Parameter country: The country to show.
   public func showCountry(_ country: Country) {
-    let detail = storyboard?.instantiateViewController(withIdentifier: CountryViewController.storyboardID)
-      as? CountryViewController ?? CountryViewController(restorationIdentifier: CountryViewController.storyboardID)
+    let detail =
+      storyboard?.instantiateViewController(withIdentifier: CountryViewController.storyboardID)
+      as? CountryViewController
+      ?? CountryViewController(restorationIdentifier: CountryViewController.storyboardID)
     detail.country = country
     navigationController?.pushViewController(detail)
   }
@@ -62,7 +64,8 @@ public final class CountryViewController: ViewController, ViewControllerRestorat
   ) -> ViewController? {
     guard let name = coder.decode(String.self, forKey: nameKey) else { return nil }
     if let list = countryList(coder), list.country(named: name) == nil {
-      coder.debugLog("Country '\(name)' is no longer in the data; its detail screen is not restored")
+      coder.debugLog(
+        "Country '\(name)' is no longer in the data; its detail screen is not restored")
       return nil
     }
     let controller = CountryViewController(restorationIdentifier: identifierComponents.last)

@@ -18,8 +18,9 @@ public struct Country: Codable, Hashable, Sendable {
   }
 }
 
-/// The app's data model: the countries, in display order. This is model data, kept outside the
-/// restoration archive, as the seeds insist.
+/// The app's data model: the countries, in display order.
+///
+/// This is model data, kept outside the restoration archive, as the seeds insist.
 public final class CountryList {
   /// The countries, in display order.
   public private(set) var countries: [Country]
@@ -73,7 +74,8 @@ public final class CountryList {
     do {
       data = try Data(contentsOf: url)
     } catch {
-      throw CountryDataError(path: url.path, reason: "cannot be read: \(error.localizedDescription)")
+      throw CountryDataError(
+        path: url.path, reason: "cannot be read: \(error.localizedDescription)")
     }
     do {
       return CountryList(countries: try JSONDecoder().decode([Country].self, from: data))
@@ -89,11 +91,13 @@ public final class CountryList {
   private static func bundledDataURL() throws(CountryDataError) -> URL {
     let bundleName = "swift-state-restoration_RestorerCore.resources"
     var candidates: [URL] = []
-    let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+    let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+      .resolvingSymlinksInPath()
     candidates.append(executable.deletingLastPathComponent().appendingPathComponent(bundleName))
     candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName))
     for bundle in Bundle.allBundles where bundle.bundleURL.lastPathComponent.hasSuffix(".xctest") {
-      candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName))
+      candidates.append(
+        bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName))
     }
     for folder in candidates {
       let url = folder.appendingPathComponent("countries.json")

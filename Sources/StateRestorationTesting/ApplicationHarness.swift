@@ -135,8 +135,9 @@ public final class ApplicationHarness {
     relaunch(after: .crash, preservation: nil)
   }
 
-  /// Launches a new process that crashes during restoration, just as objects start decoding;
-  /// the store keeps exactly what was on disk at that instant (the crash guard's marker
+  /// Launches a new process that crashes during restoration, just as objects start decoding.
+  ///
+  /// The store keeps exactly what was on disk at that instant (the crash guard's marker
   /// included). Call ``relaunch()`` afterwards to see what the next launch does.
   public func launchCrashingDuringRestoration() {
     application.terminate(.crash)
@@ -221,13 +222,15 @@ private struct LifetimeTracker {
     entries.append(Entry(object: application.delegate, description: "the app delegate"))
     var stack: [ViewController] = application.windows.compactMap(\.rootViewController)
     for window in application.windows {
-      entries.append(Entry(object: window, description: "Window \(window.restorationIdentifier ?? "")"))
+      entries.append(
+        Entry(object: window, description: "Window \(window.restorationIdentifier ?? "")"))
     }
     while let controller = stack.popLast() {
       entries.append(
         Entry(
           object: controller,
-          description: "\(type(of: controller)) \(controller.restorationIdentifier ?? "(no identifier)")"
+          description:
+            "\(type(of: controller)) \(controller.restorationIdentifier ?? "(no identifier)")"
         )
       )
       stack.append(contentsOf: controller.children)

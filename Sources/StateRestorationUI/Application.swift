@@ -159,8 +159,9 @@ public final class Application {
     state = .active
   }
 
-  /// Moves the app to the background: the delegate is told, then the state is preserved and a
-  /// snapshot taken. A suspended app may be killed at any time after this.
+  /// Moves the app to the background.
+  ///
+  /// The delegate is told, then the state is preserved and a snapshot taken. A suspended app may be killed at any time after this.
   ///
   /// - Returns: The preservation report.
   @discardableResult
@@ -210,8 +211,9 @@ public final class Application {
 
   // MARK: - Restoration control
 
-  /// Declares that restoration goes on asynchronously; balance with
-  /// ``completeStateRestoration()``. A crash in between discards the saved state.
+  /// Declares that restoration goes on asynchronously.
+  ///
+  /// Balance it with ``completeStateRestoration()``. A crash in between discards the saved state.
   public func extendStateRestoration() {
     engine.extendStateRestoration()
   }
@@ -225,7 +227,8 @@ public final class Application {
   /// (from an encode method or the delegate's will-encode), as in UIKit.
   public func ignoreSnapshotOnNextApplicationLaunch() {
     guard isPreserving else {
-      engine.logger.debug("ignoreSnapshotOnNextApplicationLaunch() called outside preservation; ignored")
+      engine.logger.debug(
+        "ignoreSnapshotOnNextApplicationLaunch() called outside preservation; ignored")
       return
     }
     ignoresNextSnapshot = true

@@ -34,7 +34,8 @@ public protocol ApplicationDelegate: AnyObject {
   ///   - application: The application.
   ///   - coder: The archive's top-level coder.
   /// - Returns: True to restore.
-  func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder) -> Bool
+  func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
+    -> Bool
 
   /// Called at the very beginning of preservation, to write app-wide state.
   ///
@@ -96,10 +97,13 @@ extension ApplicationDelegate {
     shouldRestoreApplicationState coder: StateDecoder
   ) -> Bool { false }
   /// Does nothing by default.
-  public func application(_ application: Application, willEncodeRestorableStateWith coder: StateCoder) {}
+  public func application(
+    _ application: Application, willEncodeRestorableStateWith coder: StateCoder
+  ) {}
   /// Does nothing by default.
-  public func application(_ application: Application, didDecodeRestorableStateWith coder: StateDecoder)
-  {}
+  public func application(
+    _ application: Application, didDecodeRestorableStateWith coder: StateDecoder
+  ) {}
   /// Returns nil by default, so the engine keeps looking.
   public func application(
     _ application: Application,

@@ -195,7 +195,8 @@ open class TabBarController: ViewController {
       let references = coder.decodeValue(forKey: Self.selectedViewControllerKey),
       case .reference(let path) = references
     else { return }
-    if let selected = coder.decodeObject(of: ViewController.self, forKey: Self.selectedViewControllerKey),
+    if let selected = coder.decodeObject(
+      of: ViewController.self, forKey: Self.selectedViewControllerKey),
       children.contains(where: { $0 === selected })
     {
       selectedViewController = selected
@@ -291,14 +292,17 @@ open class SplitViewController: ViewController {
   /// Writes both children and the collapse state.
   open override func encodeRestorableState(with coder: StateCoder) throws {
     try super.encodeRestorableState(with: coder)
-    coder.encode(children.filter { $0.restorationIdentifier != nil }, forKey: NavigationController.childrenKey)
+    coder.encode(
+      children.filter { $0.restorationIdentifier != nil }, forKey: NavigationController.childrenKey)
     coder.encode(isCollapsed, forKey: Self.collapsedKey)
   }
 
   /// Relinks the children and the collapse state.
   open override func decodeRestorableState(with coder: StateDecoder) throws {
     try super.decodeRestorableState(with: coder)
-    if let collapsed = coder.decode(Bool.self, forKey: Self.collapsedKey) { isCollapsed = collapsed }
+    if let collapsed = coder.decode(Bool.self, forKey: Self.collapsedKey) {
+      isCollapsed = collapsed
+    }
     guard let references = coder.decodeReferences(forKey: NavigationController.childrenKey) else {
       return
     }

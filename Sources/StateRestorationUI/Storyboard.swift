@@ -83,7 +83,8 @@ public final class Storyboard: RestorationStoryboard {
       id: sceneID,
       storyboardIdentifier: storyboardIdentifier,
       restorationIdentifier: restorationIdentifier,
-      usesStoryboardIdentifierAsRestorationIdentifier: usesStoryboardIdentifierAsRestorationIdentifier,
+      usesStoryboardIdentifierAsRestorationIdentifier:
+        usesStoryboardIdentifierAsRestorationIdentifier,
       relationships: relationships,
       make: make
     )
@@ -103,8 +104,9 @@ public final class Storyboard: RestorationStoryboard {
   /// - Parameter identifier: The storyboard identifier.
   /// - Returns: The controller, or nil when no scene has that identifier.
   public func instantiateViewController(withIdentifier identifier: String) -> ViewController? {
-    guard let scene = sceneOrder.lazy.compactMap({ self.scenes[$0] })
-      .first(where: { $0.storyboardIdentifier == identifier })
+    guard
+      let scene = sceneOrder.lazy.compactMap({ self.scenes[$0] })
+        .first(where: { $0.storyboardIdentifier == identifier })
     else { return nil }
     return instantiateScene(scene.id)
   }
@@ -158,7 +160,8 @@ public final class Storyboard: RestorationStoryboard {
   }
 
   /// Instantiates a scene for the engine, by storyboard identifier.
-  public func instantiateForRestoration(withIdentifier identifier: String) -> (any StateRestoring)? {
+  public func instantiateForRestoration(withIdentifier identifier: String) -> (any StateRestoring)?
+  {
     instantiateViewController(withIdentifier: identifier)
   }
 }

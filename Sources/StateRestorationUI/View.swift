@@ -70,13 +70,17 @@ open class View: RestorationNode {
 
   // MARK: State restoration
 
-  /// Writes the view's state. Subclasses call `super`.
+  /// Writes the view's state.
+  ///
+  /// Subclasses call `super`.
   ///
   /// - Parameter coder: The view's own coder.
   /// - Throws: An error to report.
   open func encodeRestorableState(with coder: StateCoder) throws {}
 
-  /// Reads the view's state. Subclasses call `super`.
+  /// Reads the view's state.
+  ///
+  /// Subclasses call `super`.
   ///
   /// - Parameter coder: The view's own coder.
   /// - Throws: An error that marks the view as not restored.

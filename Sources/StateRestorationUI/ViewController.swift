@@ -117,7 +117,9 @@ open class ViewController: RestorationNode {
     _ = view
   }
 
-  /// Creates the root view. Override to build the view tree and call ``setView(_:)``; the
+  /// Creates the root view.
+  ///
+  /// Override to build the view tree and call ``setView(_:)``; the
   /// default makes an empty view.
   open func loadView() {
     setView(View())
@@ -291,7 +293,9 @@ open class ViewController: RestorationNode {
 
   // MARK: - State restoration
 
-  /// Writes the controller's state. Subclasses call `super` (it records whether the view was
+  /// Writes the controller's state.
+  ///
+  /// Subclasses call `super` (it records whether the view was
   /// loaded and which controller is presented).
   ///
   /// Encode runs even for controllers whose view never loaded (an unvisited tab): do not
@@ -306,7 +310,9 @@ open class ViewController: RestorationNode {
     }
   }
 
-  /// Reads the controller's state. Subclasses call `super` (it presents the restored
+  /// Reads the controller's state.
+  ///
+  /// Subclasses call `super` (it presents the restored
   /// presented controller again).
   ///
   /// The view is loaded before this runs if it was loaded at save time.
@@ -314,7 +320,8 @@ open class ViewController: RestorationNode {
   /// - Parameter coder: The controller's own coder.
   /// - Throws: An error that marks the controller as not restored.
   open func decodeRestorableState(with coder: StateDecoder) throws {
-    if let presented = coder.decodeObject(of: ViewController.self, forKey: Self.presentedViewControllerKey),
+    if let presented = coder.decodeObject(
+      of: ViewController.self, forKey: Self.presentedViewControllerKey),
       presented !== presentedViewController
     {
       if presentedViewController != nil { dismiss() }

@@ -55,7 +55,8 @@ final class ConfigurableDelegate: ApplicationDelegate {
     build(application)
   }
 
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool {
+  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
+  {
     true
   }
 
@@ -77,7 +78,8 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
 }
 
 @Suite struct ContainerAndFailureTests {
-  @Test func restorationClassReturningNilLeavesOneTabInItsDefaultStateWhileTheOthersRestore() throws {
+  @Test func restorationClassReturningNilLeavesOneTabInItsDefaultStateWhileTheOthersRestore() throws
+  {
     let harness = ApplicationHarness {
       ConfigurableDelegate { application in
         let refusing = RefusingViewController(restorationIdentifier: "Refusing")
@@ -120,7 +122,9 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
         ]
         if reversed { children.reverse() }
         application.addWindow(
-          Window(rootViewController: TabBarController(viewControllers: children, restorationIdentifier: "Tabs"))
+          Window(
+            rootViewController: TabBarController(
+              viewControllers: children, restorationIdentifier: "Tabs"))
         )
       }
     }
@@ -142,17 +146,21 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
     let harness = ApplicationHarness {
       ConfigurableDelegate { application in
         application.addWindow(
-          Window(rootViewController: NavigationController(
-            rootViewController: NoteViewController(restorationIdentifier: "Home"),
-            restorationIdentifier: "Navigation"
-          ))
+          Window(
+            rootViewController: NavigationController(
+              rootViewController: NoteViewController(restorationIdentifier: "Home"),
+              restorationIdentifier: "Navigation"
+            ))
         )
       }
     }
     harness.launch()
     let navigation = try root(harness.application, as: NavigationController.self)
     let tabs = BareTabBarController(
-      viewControllers: [NoteViewController(restorationIdentifier: "One"), NoteViewController(restorationIdentifier: "Two")],
+      viewControllers: [
+        NoteViewController(restorationIdentifier: "One"),
+        NoteViewController(restorationIdentifier: "Two"),
+      ],
       restorationIdentifier: "PushedTabs"
     )
     tabs.restorationClass = BareTabBarController.self
@@ -172,16 +180,18 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
       ConfigurableDelegate(
         build: { application in
           application.addWindow(
-            Window(rootViewController: NavigationController(
-              rootViewController: NoteViewController(restorationIdentifier: "List"),
-              restorationIdentifier: "Navigation"
-            ))
+            Window(
+              rootViewController: NavigationController(
+                rootViewController: NoteViewController(restorationIdentifier: "List"),
+                restorationIdentifier: "Navigation"
+              ))
           )
         },
         factory: { components in
           switch components.last {
           case "Detail": return NoteViewController(restorationIdentifier: "Detail")
-          case "EditNavigation": return NavigationController(restorationIdentifier: "EditNavigation")
+          case "EditNavigation":
+            return NavigationController(restorationIdentifier: "EditNavigation")
           case "Editor": return NoteViewController(restorationIdentifier: "Editor")
           default: return nil
           }
@@ -194,11 +204,14 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
     navigation.pushViewController(detail)
     let editor = NoteViewController(restorationIdentifier: "Editor")
     editor.note = 7
-    detail.present(NavigationController(rootViewController: editor, restorationIdentifier: "EditNavigation"))
+    detail.present(
+      NavigationController(rootViewController: editor, restorationIdentifier: "EditNavigation"))
     #expect(editor.isVisible)
 
     let restart = harness.restartAndRestore()
-    #expect(restart.archive?.rootIdentifierPaths.contains("Navigation/:[1]:/Detail/EditNavigation/:[0]:/Editor") == true)
+    #expect(
+      restart.archive?.rootIdentifierPaths.contains(
+        "Navigation/:[1]:/Detail/EditNavigation/:[0]:/Editor") == true)
     let restoredNavigation = try root(restart.application, as: NavigationController.self)
     let restoredDetail = try #require(restoredNavigation.topViewController)
     #expect(restoredDetail.restorationIdentifier == "Detail")
@@ -214,10 +227,11 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
       ConfigurableDelegate(
         build: { application in
           application.addWindow(
-            Window(rootViewController: SplitViewController(
-              primary: NoteViewController(restorationIdentifier: "Master"),
-              restorationIdentifier: "Split"
-            ))
+            Window(
+              rootViewController: SplitViewController(
+                primary: NoteViewController(restorationIdentifier: "Master"),
+                restorationIdentifier: "Split"
+              ))
           )
         },
         factory: { components in
@@ -247,10 +261,11 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
       ConfigurableDelegate(
         build: { application in
           application.addWindow(
-            Window(rootViewController: NavigationController(
-              rootViewController: NoteViewController(restorationIdentifier: "Root"),
-              restorationIdentifier: "Navigation"
-            ))
+            Window(
+              rootViewController: NavigationController(
+                rootViewController: NoteViewController(restorationIdentifier: "Root"),
+                restorationIdentifier: "Navigation"
+              ))
           )
         },
         factory: { components in
@@ -260,13 +275,16 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
     }
     harness.launch()
     let navigation = try root(harness.application, as: NavigationController.self)
-    navigation.pushViewController(NoteViewController(restorationIdentifier: "Second"))  // not re-creatable
+    // Nothing can re-create Second at launch.
+    navigation.pushViewController(NoteViewController(restorationIdentifier: "Second"))
     navigation.pushViewController(NoteViewController(restorationIdentifier: "Third"))
 
     let restart = harness.restartAndRestore()
     let restored = try root(restart.application, as: NavigationController.self)
     #expect(restored.viewControllers.map(\.restorationIdentifier) == ["Root"])
-    #expect(restart.report.status(of: "Navigation/:[1]:/Second") == .skipped(.containerHasNoSuchChild("Navigation")))
+    #expect(
+      restart.report.status(of: "Navigation/:[1]:/Second")
+        == .skipped(.containerHasNoSuchChild("Navigation")))
     guard case .truncated(let reason) = restart.report.status(of: "Navigation/:[2]:/Third") else {
       Issue.record("expected the third controller to be truncated: \(restart.report)")
       return
@@ -282,10 +300,11 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
       ConfigurableDelegate(
         build: { application in
           application.addWindow(
-            Window(rootViewController: NavigationController(
-              rootViewController: NoteViewController(restorationIdentifier: "Page"),
-              restorationIdentifier: "Navigation"
-            ))
+            Window(
+              rootViewController: NavigationController(
+                rootViewController: NoteViewController(restorationIdentifier: "Page"),
+                restorationIdentifier: "Navigation"
+              ))
           )
         },
         factory: { components in
@@ -302,6 +321,7 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
     }
     let restart = harness.restartAndRestore()
     let restored = try root(restart.application, as: NavigationController.self)
-    #expect(restored.viewControllers.compactMap { ($0 as? NoteViewController)?.note } == [0, 1, 2, 3])
+    #expect(
+      restored.viewControllers.compactMap { ($0 as? NoteViewController)?.note } == [0, 1, 2, 3])
   }
 }

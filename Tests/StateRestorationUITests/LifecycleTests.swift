@@ -17,7 +17,9 @@ final class TracingViewController: ViewController {
     super.init(restorationIdentifier: identifier)
   }
 
-  private func record(_ event: String) { timeline.events.append("\(restorationIdentifier ?? "?").\(event)") }
+  private func record(_ event: String) {
+    timeline.events.append("\(restorationIdentifier ?? "?").\(event)")
+  }
 
   override func loadView() {
     record("loadView")
@@ -60,7 +62,8 @@ final class TracingDelegate: ApplicationDelegate {
     timeline.events.append("didFinishLaunching")
   }
 
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool {
+  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
+  {
     true
   }
 
@@ -101,7 +104,8 @@ final class TracingDelegate: ApplicationDelegate {
     #expect(
       delegate.timeline.events == [
         "willFinishLaunching", "shouldRestore", "Root.loadView", "Root.viewDidLoad",
-        "Root.decode(viewLoaded: true)", "didDecode", "Root.finishedRestoring", "didFinishLaunching",
+        "Root.decode(viewLoaded: true)", "didDecode", "Root.finishedRestoring",
+        "didFinishLaunching",
         "Root.viewWillAppear", "Root.viewDidAppear",
       ]
     )
@@ -131,7 +135,8 @@ final class TracingDelegate: ApplicationDelegate {
     let list = TracingViewController("List", timeline: timeline)
     let settings = TracingViewController("Settings", timeline: timeline)
     let navigation = NavigationController(rootViewController: list, restorationIdentifier: "Nav")
-    let tabs = TabBarController(viewControllers: [navigation, settings], restorationIdentifier: "Tabs")
+    let tabs = TabBarController(
+      viewControllers: [navigation, settings], restorationIdentifier: "Tabs")
     let window = Window(rootViewController: tabs)
     window.makeKeyAndVisible()
     #expect(list.isVisible)
@@ -163,7 +168,8 @@ final class TracingDelegate: ApplicationDelegate {
   @Test func snapshotIsAvailableAtARestoringLaunchBeforeTheRestoredUI() throws {
     let harness = ApplicationHarness { TracingDelegate() }
     harness.launch()
-    (harness.application.delegate as? TracingDelegate)?.snapshotOnBackground = "[ Countries ] row 50"
+    (harness.application.delegate as? TracingDelegate)?.snapshotOnBackground =
+      "[ Countries ] row 50"
     harness.application.enterBackground()
     #expect(harness.store.contents[.snapshot] == Array("[ Countries ] row 50".utf8))
 

@@ -49,7 +49,8 @@ import Testing
 
     let restart = harness.restartAndRestore()
     #expect(restart.report.outcome == .restored)
-    #expect(restart.leakedObjects.isEmpty, "objects outlived their process: \(restart.leakedObjects)")
+    #expect(
+      restart.leakedObjects.isEmpty, "objects outlived their process: \(restart.leakedObjects)")
     let tabs = try tabs(restart.application)
     #expect(tabs.selectedIndex == 0)
     let navigation = try #require(tabs.selectedViewController as? NavigationController)
@@ -58,7 +59,8 @@ import Testing
     #expect(detail.country == Country(name: "Chile", capital: "Santiago"))
     #expect(detail.isVisible)
     #expect(
-      restart.report.status(of: "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID") == .restored
+      restart.report.status(of: "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID")
+        == .restored
     )
   }
 
@@ -74,7 +76,8 @@ import Testing
     let restart = harness.restartAndRestore()
     let restoredTabs = try self.tabs(restart.application)
     #expect(restoredTabs.selectedIndex == 1)
-    let restoredNavigation = try #require(restoredTabs.selectedViewController as? NavigationController)
+    let restoredNavigation = try #require(
+      restoredTabs.selectedViewController as? NavigationController)
     #expect(restoredNavigation.topViewController is WebViewController)
     #expect(restoredNavigation.topViewController?.restorationClass == WebViewController.self)
     let path = "TabBarControllerID/:[1]:/SettingsNCID/:[1]:/WebViewController"
@@ -91,7 +94,8 @@ import Testing
 
     let restart = harness.restartAndRestore()
     #expect(restart.report.outcome == .restored)
-    let navigation = try #require(try tabs(restart.application).selectedViewController as? NavigationController)
+    let navigation = try #require(
+      try tabs(restart.application).selectedViewController as? NavigationController)
     #expect(navigation.viewControllers.count == 1)
     #expect(navigation.topViewController is CountriesViewController)
     #expect(
@@ -106,7 +110,8 @@ import Testing
     try openCountry("Chile", in: harness.application)
     let restart = harness.forceQuitAndRelaunch()
     #expect(restart.report.outcome == .discarded(.forceQuit))
-    let navigation = try #require(try tabs(restart.application).selectedViewController as? NavigationController)
+    let navigation = try #require(
+      try tabs(restart.application).selectedViewController as? NavigationController)
     #expect(navigation.viewControllers.count == 1)
   }
 
@@ -119,7 +124,8 @@ import Testing
     harness.launchCrashingDuringRestoration()
     let restart = harness.relaunch()
     #expect(restart.report.outcome == .discarded(.crashesDuringRestoration(launches: 2)))
-    let navigation = try #require(try tabs(restart.application).selectedViewController as? NavigationController)
+    let navigation = try #require(
+      try tabs(restart.application).selectedViewController as? NavigationController)
     #expect(navigation.viewControllers.count == 1)
   }
 
@@ -131,7 +137,8 @@ import Testing
     harness.launchCrashingDuringRestoration()
     let restart = harness.relaunch()
     #expect(restart.report.outcome == .restored)
-    let navigation = try #require(try tabs(restart.application).selectedViewController as? NavigationController)
+    let navigation = try #require(
+      try tabs(restart.application).selectedViewController as? NavigationController)
     #expect((navigation.topViewController as? CountryViewController)?.country?.name == "Chile")
   }
 

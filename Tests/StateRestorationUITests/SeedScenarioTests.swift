@@ -64,7 +64,9 @@ final class TalkDemoDelegate: ApplicationDelegate {
       restorationIdentifier: "NavigationController"
     )
     let tabs = TabBarController(
-      viewControllers: [FirstViewController(restorationIdentifier: "FirstViewController"), navigation],
+      viewControllers: [
+        FirstViewController(restorationIdentifier: "FirstViewController"), navigation,
+      ],
       restorationIdentifier: "TabController"
     )
     application.addWindow(
@@ -72,7 +74,8 @@ final class TalkDemoDelegate: ApplicationDelegate {
     )
   }
 
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool {
+  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
+  {
     true
   }
 
@@ -111,11 +114,13 @@ final class TalkDemoDelegate: ApplicationDelegate {
     let restoredTabs = try #require(TalkDemoDelegate.tabs(restart.application))
     #expect((restoredTabs.viewControllers.first as? FirstViewController)?.sliderValue == 0.8926057)
     #expect(restoredTabs.selectedIndex == 1)
-    let restoredNavigation = try #require(restoredTabs.selectedViewController as? NavigationController)
+    let restoredNavigation = try #require(
+      restoredTabs.selectedViewController as? NavigationController)
     let city = try #require(restoredNavigation.topViewController as? CityViewController)
     #expect(city.cityName == "Dresden")
     #expect(
-      restart.report.entry(for: "TabController/:[1]:/NavigationController/:[1]:/CityViewController")?.source
+      restart.report.entry(
+        for: "TabController/:[1]:/NavigationController/:[1]:/CityViewController")?.source
         == .restorationClass
     )
     let window = try #require(restart.application.keyWindow)
@@ -133,7 +138,8 @@ final class TalkDemoDelegate: ApplicationDelegate {
     let navigation = try #require(tabs.viewControllers.last as? NavigationController)
     navigation.pushViewController(CityViewController(cityName: "Leipzig"))
     let restart = harness.restartAndRestore()
-    let restoredNavigation = try #require(TalkDemoDelegate.tabs(restart.application)?.viewControllers.last as? NavigationController)
+    let restoredNavigation = try #require(
+      TalkDemoDelegate.tabs(restart.application)?.viewControllers.last as? NavigationController)
     let city = try #require(restoredNavigation.topViewController as? CityViewController)
     #expect(city.hadNavigationControllerDuringDecode == true)
   }
@@ -146,7 +152,8 @@ final class TalkDemoDelegate: ApplicationDelegate {
       return delegate
     }
     harness.launch()
-    let navigation = try #require(TalkDemoDelegate.tabs(harness.application)?.viewControllers.last as? NavigationController)
+    let navigation = try #require(
+      TalkDemoDelegate.tabs(harness.application)?.viewControllers.last as? NavigationController)
     navigation.pushViewController(CityViewController(cityName: "Görlitz"))
     registers = false  // the next version of the app forgot to register the class
     let restart = harness.restartAndRestore()
@@ -154,7 +161,8 @@ final class TalkDemoDelegate: ApplicationDelegate {
       restart.report.status(of: "TabController/:[1]:/NavigationController/:[1]:/CityViewController")
         == .skipped(.restorationClassNotRegistered("CityViewController"))
     )
-    let restored = try #require(TalkDemoDelegate.tabs(restart.application)?.viewControllers.last as? NavigationController)
+    let restored = try #require(
+      TalkDemoDelegate.tabs(restart.application)?.viewControllers.last as? NavigationController)
     #expect(restored.viewControllers.count == 1)
   }
 }
@@ -277,7 +285,8 @@ final class PetFinderDelegate: ApplicationDelegate {
     application.register(restorationClass: PetEditViewController.self)
   }
 
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool {
+  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
+  {
     true
   }
 
@@ -292,7 +301,8 @@ final class PetFinderDelegate: ApplicationDelegate {
   ) -> ViewController? {
     // Pet details comes from the storyboard; give it the data it looks pets up in.
     guard identifierComponents.last == "PetDetailsViewController",
-      let details = application.mainStoryboard?.instantiateViewController(withIdentifier: "PetDetailsViewController")
+      let details = application.mainStoryboard?.instantiateViewController(
+        withIdentifier: "PetDetailsViewController")
         as? PetDetailsViewController
     else { return nil }
     details.store = store
@@ -314,18 +324,21 @@ final class PetFinderDelegate: ApplicationDelegate {
     let tabs = try #require(harness.application.keyWindow?.rootViewController as? TabBarController)
     tabs.selectedIndex = 1
     let details = try #require(
-      harness.application.mainStoryboard?.instantiateViewController(withIdentifier: "PetDetailsViewController")
+      harness.application.mainStoryboard?.instantiateViewController(
+        withIdentifier: "PetDetailsViewController")
         as? PetDetailsViewController
     )
     details.petID = 2
     try navigation(harness.application).pushViewController(details)
 
     let restart = harness.restartAndRestore()
-    let restored = try #require(try navigation(restart.application).topViewController as? PetDetailsViewController)
+    let restored = try #require(
+      try navigation(restart.application).topViewController as? PetDetailsViewController)
     #expect(restored.petID == 2)
     #expect(restored.currentPet == Pet(id: 2, name: "Garfield", age: 7))
     #expect(
-      restart.report.entry(for: "RootTabBarController/:[1]:/NavigationController/:[1]:/PetDetailsViewController")?
+      restart.report.entry(
+        for: "RootTabBarController/:[1]:/NavigationController/:[1]:/PetDetailsViewController")?
         .source == .delegate
     )
   }
@@ -336,7 +349,8 @@ final class PetFinderDelegate: ApplicationDelegate {
     }
     harness.launch()
     let details = try #require(
-      harness.application.mainStoryboard?.instantiateViewController(withIdentifier: "PetDetailsViewController")
+      harness.application.mainStoryboard?.instantiateViewController(
+        withIdentifier: "PetDetailsViewController")
         as? PetDetailsViewController
     )
     details.petID = 1
@@ -374,19 +388,27 @@ final class StoryboardFactoryDelegate: ApplicationDelegate {
       relationships: [.rootViewController("ListController")],
       isInitial: true
     ) { NavigationController() }
-    storyboard.addScene(storyboardIdentifier: "ListController", usesStoryboardIdentifierAsRestorationIdentifier: true) {
+    storyboard.addScene(
+      storyboardIdentifier: "ListController", usesStoryboardIdentifierAsRestorationIdentifier: true
+    ) {
       ViewController()
     }
-    storyboard.addScene(storyboardIdentifier: "DetailController", usesStoryboardIdentifierAsRestorationIdentifier: true) {
+    storyboard.addScene(
+      storyboardIdentifier: "DetailController",
+      usesStoryboardIdentifierAsRestorationIdentifier: true
+    ) {
       ViewController()
     }
-    storyboard.addScene(storyboardIdentifier: "MoreController", usesStoryboardIdentifierAsRestorationIdentifier: true) {
+    storyboard.addScene(
+      storyboardIdentifier: "MoreController", usesStoryboardIdentifierAsRestorationIdentifier: true
+    ) {
       ViewController()
     }
     return storyboard
   }
 
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool {
+  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
+  {
     true
   }
 
@@ -413,15 +435,21 @@ final class StoryboardFactoryDelegate: ApplicationDelegate {
       StoryboardFactoryDelegate()
     }
     harness.launch()
-    let navigation = try #require(harness.application.keyWindow?.rootViewController as? NavigationController)
+    let navigation = try #require(
+      harness.application.keyWindow?.rootViewController as? NavigationController)
     let storyboard = try #require(harness.application.mainStoryboard)
     for identifier in ["DetailController", "MoreController"] {
-      navigation.pushViewController(try #require(storyboard.instantiateViewController(withIdentifier: identifier)))
+      navigation.pushViewController(
+        try #require(storyboard.instantiateViewController(withIdentifier: identifier)))
     }
 
     let restart = harness.restartAndRestore()
-    let restored = try #require(restart.application.keyWindow?.rootViewController as? NavigationController)
-    #expect(restored.viewControllers.map(\.restorationIdentifier) == ["ListController", "DetailController", "MoreController"])
+    let restored = try #require(
+      restart.application.keyWindow?.rootViewController as? NavigationController)
+    #expect(
+      restored.viewControllers.map(\.restorationIdentifier) == [
+        "ListController", "DetailController", "MoreController",
+      ])
     let delegate = try #require(restart.application.delegate as? StoryboardFactoryDelegate)
     #expect(delegate.requests.first == ["NavController"])
     #expect(delegate.requests.contains(["NavController", ":[2]:", "MoreController"]))
@@ -435,7 +463,9 @@ final class StoryboardFactoryDelegate: ApplicationDelegate {
       func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
         -> Bool
       { true }
-      func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
+      func application(
+        _ application: Application, shouldRestoreApplicationState coder: StateDecoder
+      )
         -> Bool
       { true }
     }
@@ -443,13 +473,20 @@ final class StoryboardFactoryDelegate: ApplicationDelegate {
       PassiveDelegate()
     }
     harness.launch()
-    let navigation = try #require(harness.application.keyWindow?.rootViewController as? NavigationController)
-    let detail = try #require(harness.application.mainStoryboard?.instantiateViewController(withIdentifier: "DetailController"))
+    let navigation = try #require(
+      harness.application.keyWindow?.rootViewController as? NavigationController)
+    let detail = try #require(
+      harness.application.mainStoryboard?.instantiateViewController(
+        withIdentifier: "DetailController"))
     navigation.pushViewController(detail)
     let restart = harness.restartAndRestore()
-    #expect(restart.archive?.record(at: "NavController/:[1]:/DetailController")?.storyboard?.name == "Main")
-    #expect(restart.report.entry(for: "NavController/:[1]:/DetailController")?.source == .storyboard)
-    let restored = try #require(restart.application.keyWindow?.rootViewController as? NavigationController)
+    #expect(
+      restart.archive?.record(at: "NavController/:[1]:/DetailController")?.storyboard?.name
+        == "Main")
+    #expect(
+      restart.report.entry(for: "NavController/:[1]:/DetailController")?.source == .storyboard)
+    let restored = try #require(
+      restart.application.keyWindow?.rootViewController as? NavigationController)
     #expect(restored.viewControllers.count == 2)
   }
 }
