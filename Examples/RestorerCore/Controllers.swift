@@ -1,10 +1,51 @@
+public import Foundation
 public import StateRestoration
 public import StateRestorationUI
 
-/// The countries tab's list (the storyboard's `CountryTVCID`).
-public final class CountriesViewController: ViewController {
-  /// The app's data.
-  public var countryList: CountryList?
+/// The countries tab's list (the storyboard's `CountryTVCID`), a table of about 250 countries
+/// (its table view is `CountryTVID`, as in the seed project).
+///
+/// It is the table's data source and maps rows to countries by name
+/// (``DataSourceModelAssociation``), so the first visible row and the selection come back to the
+/// same countries even when the data changed between launches.
+public final class CountriesViewController: ViewController, TableViewDataSource, TableViewDelegate,
+  DataSourceModelAssociation
+{
+  /// The table view's restoration identifier.
+  public static let tableIdentifier = "CountryTVID"
+
+  /// The app's data; setting it reloads the table.
+  public var countryList: CountryList? {
+    didSet { if isViewLoaded { tableView.reloadData() } }
+  }
+
+  /// The table view.
+  public let tableView = TableView(restorationIdentifier: CountriesViewController.tableIdentifier)
+
+  /// Builds the view: the table fills it.
+  public override func loadView() {
+    let root = View()
+    root.addSubview(tableView)
+    setView(root)
+  }
+
+  /// Connects the table to its data.
+  public override func viewDidLoad() {
+    super.viewDidLoad()
+    tableView.delegate = self
+    tableView.dataSource = self
+  }
+
+  /// The country at a row.
+  ///
+  /// - Parameter indexPath: The row.
+  /// - Returns: The country, or nil.
+  public func country(at indexPath: IndexPath) -> Country? {
+    guard let countries = countryList?.countries, indexPath.section == 0,
+      countries.indices.contains(indexPath.row)
+    else { return nil }
+    return countries[indexPath.row]
+  }
 
   /// Pushes the detail screen of a country, as selecting a row does.
   ///
@@ -12,10 +53,42 @@ public final class CountriesViewController: ViewController {
   public func showCountry(_ country: Country) {
     let detail =
       storyboard?.instantiateViewController(withIdentifier: CountryViewController.storyboardID)
-      as? CountryViewController
-      ?? CountryViewController(restorationIdentifier: CountryViewController.storyboardID)
+      as? CountryViewController ?? CountryViewController()
     detail.country = country
     navigationController?.pushViewController(detail)
+  }
+
+  // MARK: TableViewDataSource
+
+  /// The number of countries.
+  public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+    countryList?.countries.count ?? 0
+  }
+
+  /// The country's name.
+  public func tableView(_ tableView: TableView, titleForRowAt indexPath: IndexPath) -> String {
+    country(at: indexPath)?.name ?? ""
+  }
+
+  // MARK: TableViewDelegate
+
+  /// Opens the selected country.
+  public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {
+    if let country = country(at: indexPath) { showCountry(country) }
+  }
+
+  // MARK: DataSourceModelAssociation
+
+  /// A country's name identifies it across launches.
+  public func modelIdentifierForElement(at indexPath: IndexPath, in view: View) -> String? {
+    country(at: indexPath)?.name
+  }
+
+  /// Where the country with a name is now.
+  public func indexPathForElement(withModelIdentifier identifier: String, in view: View)
+    -> IndexPath?
+  {
+    countryList?.index(ofCountryNamed: identifier).map { IndexPath(row: $0, section: 0) }
   }
 }
 
@@ -31,13 +104,33 @@ public final class CountryViewController: ViewController, ViewControllerRestorat
   static let capitalKey = "capital"
 
   /// The country shown.
-  public var country: Country?
+  public var country: Country? {
+    didSet { updateLabels() }
+  }
+  /// Shows the country's name.
+  public let nameLabel = Label()
+  /// Shows the capital.
+  public let capitalLabel = Label()
 
   /// Creates the controller; it re-creates itself at launch.
   public override init(restorationIdentifier: String? = CountryViewController.storyboardID) {
     super.init(restorationIdentifier: restorationIdentifier)
     title = "Capital"
     restorationClass = CountryViewController.self
+  }
+
+  /// Builds the labels.
+  public override func loadView() {
+    let root = View()
+    root.addSubview(nameLabel)
+    root.addSubview(capitalLabel)
+    setView(root)
+    updateLabels()
+  }
+
+  private func updateLabels() {
+    nameLabel.text = country?.name ?? ""
+    capitalLabel.text = country.map { $0.capital.isEmpty ? "(no capital)" : $0.capital } ?? ""
   }
 
   /// Writes the country's name and capital.
@@ -68,8 +161,7 @@ public final class CountryViewController: ViewController, ViewControllerRestorat
         "Country '\(name)' is no longer in the data; its detail screen is not restored")
       return nil
     }
-    let controller = CountryViewController(restorationIdentifier: identifierComponents.last)
-    return controller
+    return CountryViewController(restorationIdentifier: identifierComponents.last)
   }
 
   private static func countryList(_ coder: StateDecoder) -> CountryList? {
@@ -78,8 +170,34 @@ public final class CountryViewController: ViewController, ViewControllerRestorat
 }
 
 /// The settings tab (the storyboard's `SettingsVCID`): the "Amazing" switch, whose value lives
-/// in the user's settings file, not in the archive, and the "Push Me!" button.
+/// in the user's settings, not in the archive, and the "Push Me!" button.
 public final class SettingsViewController: ViewController {
+  /// The "Amazing" switch.
+  public let amazingSwitch = Switch()
+  /// The "Push Me!" button.
+  public let pushMeButton = Button("Push Me!")
+  /// Where the switch's value lives.
+  public var settings: (any UserSettings)? {
+    didSet { amazingSwitch.isOn = settings?.isAmazing ?? true }
+  }
+
+  /// Builds the switch and the button.
+  public override func loadView() {
+    let root = View()
+    root.addSubview(amazingSwitch)
+    root.addSubview(pushMeButton)
+    setView(root)
+  }
+
+  /// Reads the switch's value from the settings and wires the controls, as the seed does in
+  /// `viewDidLoad`.
+  public override func viewDidLoad() {
+    super.viewDidLoad()
+    amazingSwitch.isOn = settings?.isAmazing ?? true
+    amazingSwitch.valueChanged = { [weak self] isOn in self?.settings?.isAmazing = isOn }
+    pushMeButton.action = { [weak self] in self?.pushMe() }
+  }
+
   /// Pushes the web view controller, created in code with a restoration class, as the seed
   /// app's "Push Me!" button does.
   ///
@@ -87,22 +205,64 @@ public final class SettingsViewController: ViewController {
   @discardableResult
   public func pushMe() -> WebViewController {
     let controller = WebViewController()
+    controller.loadViewIfNeeded()
+    controller.webView.load(BundledPages.home)
     navigationController?.pushViewController(controller)
     return controller
   }
 }
 
+/// Where the settings tab keeps the "Amazing" switch: app data, outside the archive.
+public protocol UserSettings: AnyObject {
+  /// The switch's value.
+  var isAmazing: Bool { get set }
+}
+
+/// Settings kept in memory, for tests.
+public final class InMemoryUserSettings: UserSettings {
+  /// The switch's value; on by default, as the seed registers it.
+  public var isAmazing: Bool
+
+  /// Creates settings.
+  ///
+  /// - Parameter isAmazing: The initial value.
+  public init(isAmazing: Bool = true) {
+    self.isAmazing = isAmazing
+  }
+}
+
 /// A controller created in code, re-created at launch by its restoration class (the seed's
-/// `UYLWebViewController`).
+/// `UYLWebViewController`), holding a web view with the restoration identifier `WebView`.
+///
+/// Its web view restores its history, page, scroll and zoom and shows the page again by itself:
+/// no reload workaround, unlike the seed's.
 public final class WebViewController: ViewController, ViewControllerRestoration {
   /// The restoration identifier.
   public static let identifier = "WebViewController"
+
+  /// The web view.
+  public let webView = WebView(restorationIdentifier: "WebView")
+  /// The pages it shows.
+  public let pages = BundledPages()
 
   /// Creates the controller with its restoration identifier and class set, as the seed does.
   public init() {
     super.init(restorationIdentifier: Self.identifier)
     restorationClass = WebViewController.self
     title = "Web"
+  }
+
+  /// Builds the view: the web view fills it.
+  public override func loadView() {
+    let root = View()
+    root.addSubview(webView)
+    setView(root)
+  }
+
+  /// Connects the page source.
+  public override func viewDidLoad() {
+    super.viewDidLoad()
+    webView.pageSource = pages
   }
 
   /// Re-creates the controller, giving it back its identifier and restoration class.

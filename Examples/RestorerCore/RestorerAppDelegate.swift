@@ -13,12 +13,17 @@ public final class RestorerAppDelegate: ApplicationDelegate {
 
   /// The app's data.
   public let countryList: CountryList
+  /// The user's settings (the "Amazing" switch).
+  public let userSettings: any UserSettings
 
   /// Creates the delegate.
   ///
-  /// - Parameter countryList: The countries to show.
-  public init(countryList: CountryList) {
+  /// - Parameters:
+  ///   - countryList: The countries to show.
+  ///   - userSettings: Where the settings tab keeps its switch.
+  public init(countryList: CountryList, userSettings: any UserSettings = InMemoryUserSettings()) {
     self.countryList = countryList
+    self.userSettings = userSettings
   }
 
   /// The main storyboard, as the seed project's `MainStoryboard` lays it out.
@@ -82,6 +87,7 @@ public final class RestorerAppDelegate: ApplicationDelegate {
 
   private func injectData(into controller: ViewController) {
     if let list = controller as? CountriesViewController { list.countryList = countryList }
+    if let settings = controller as? SettingsViewController { settings.settings = userSettings }
     for child in controller.children { injectData(into: child) }
   }
 

@@ -144,6 +144,9 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     public var status: Status
     /// How it was found, if it was.
     public var source: Source?
+    /// What came back only in part, in the object's own words (see
+    /// ``StateDecoder/reportNote(_:)``).
+    public var notes: [String]
   }
 
   /// A phase of restoration, for timings.
@@ -220,6 +223,7 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     for entry in entries {
       let source = entry.source.map { " (\($0.rawValue))" } ?? ""
       lines.append("  \(entry.identifierPath) [\(entry.className)]: \(entry.status)\(source)")
+      for note in entry.notes { lines.append("    note: \(note)") }
     }
     for warning in warnings { lines.append("  warning: \(warning)") }
     return lines.joined(separator: "\n")

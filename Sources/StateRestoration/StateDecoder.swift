@@ -6,6 +6,8 @@ protocol ReferenceResolving: AnyObject {
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?)
   /// Writes a line to the debug log, if debug logging is on.
   func debugLog(_ message: String)
+  /// Adds a note to the report entry of the object at `path`.
+  func addNote(_ note: String, for path: String)
   /// The object the app made available to restoration code.
   var applicationContext: AnyObject? { get }
 }
@@ -185,6 +187,15 @@ public final class StateDecoder {
   /// Restoration classes are types, not instances; this is how they reach the app's data
   /// without globals.
   public var applicationContext: AnyObject? { context?.applicationContext }
+
+  /// Adds a note to this object's entry in the restoration report, for state that came back
+  /// only in part, such as a selected row whose item was deleted since.
+  ///
+  /// - Parameter note: What happened, in words.
+  public func reportNote(_ note: String) {
+    guard let identifierPath else { return }
+    context?.addNote(note, for: identifierPath)
+  }
 
   /// Writes a line to the restoration debug log (when debug logging is on).
   ///

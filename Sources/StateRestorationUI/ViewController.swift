@@ -374,7 +374,7 @@ open class ViewController: RestorationNode {
   }
 
   /// Finds a child by identifier and index, the presented controller, or a view in the view
-  /// tree.
+  /// tree (loading the view if needed).
   open func restorationChild(
     withIdentifier identifier: String,
     index: Int?
@@ -387,6 +387,8 @@ open class ViewController: RestorationNode {
     if let presentedViewController, presentedViewController.restorationIdentifier == identifier {
       return presentedViewController
     }
-    return loadedView?.view(withRestorationIdentifier: identifier)
+    // An archived view means the view was loaded at save time; load it now to find the view,
+    // which runs viewDidLoad before any decode, as UIKit does.
+    return view.view(withRestorationIdentifier: identifier)
   }
 }

@@ -94,7 +94,8 @@ final class RestorationPass: ReferenceResolving {
         kind: record.kind,
         className: record.className,
         status: .restored,
-        source: nil
+        source: nil,
+        notes: []
       )
       let found = locate(record, decoder: decoder, entry: &entry)
       if let found {
@@ -267,6 +268,12 @@ final class RestorationPass: ReferenceResolving {
 
   func debugLog(_ message: String) {
     debug(message)
+  }
+
+  func addNote(_ note: String, for path: String) {
+    guard let index = entryIndex[path] else { return }
+    entries[index].notes.append(note)
+    debug("\(path): \(note)")
   }
 
   private func warning(_ message: String) {

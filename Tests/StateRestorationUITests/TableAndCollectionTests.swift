@@ -1,0 +1,280 @@
+import Foundation
+import RestorerCore
+import StateRestoration
+import StateRestorationTesting
+import StateRestorationUI
+import Testing
+
+/// The Restorer app's countries table, through process deaths.
+@Suite struct RestorerTableTests {
+  /// A harness whose processes load the bundled countries, changed by `edit` in each process.
+  private func makeHarness(edit: @escaping (CountryList) -> Void = { _ in }) throws
+    -> ApplicationHarness
+  {
+    let countries = try CountryList.bundled().countries
+    #expect(countries.count >= 250 - 10)
+    return ApplicationHarness(makeMainStoryboard: RestorerAppDelegate.makeStoryboard) {
+      let list = CountryList(countries: countries)
+      edit(list)
+      return RestorerAppDelegate(countryList: list)
+    }
+  }
+
+  private func countries(_ application: Application) throws -> CountriesViewController {
+    let tabs = try #require(RestorerAppDelegate.tabBarController(of: application))
+    let navigation = try #require(tabs.viewControllers.first as? NavigationController)
+    return try #require(navigation.viewControllers.first as? CountriesViewController)
+  }
+
+  /// Scrolls the table to row 50 and selects row 52; returns those countries' names.
+  private func scrollAndSelect(_ application: Application) throws -> (
+    first: String, selected: String
+  ) {
+    let list = try countries(application)
+    let table = list.tableView
+    table.scrollToRow(at: IndexPath(row: 50, section: 0))
+    table.selectRow(at: IndexPath(row: 52, section: 0))
+    #expect(table.firstVisibleIndexPath == IndexPath(row: 50, section: 0))
+    let first = try #require(list.country(at: IndexPath(row: 50, section: 0))?.name)
+    let selected = try #require(list.country(at: IndexPath(row: 52, section: 0))?.name)
+    return (first, selected)
+  }
+
+  @Test func firstVisibleRowAndSelectionComeBackInsideANavigationController() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    _ = try scrollAndSelect(harness.application)
+
+    let restart = harness.restartAndRestore()
+    let table = try countries(restart.application).tableView
+    #expect(table.firstVisibleIndexPath == IndexPath(row: 50, section: 0))
+    #expect(table.indexPathForSelectedRow == IndexPath(row: 52, section: 0))
+    #expect(
+      restart.report.status(
+        of: "TabBarControllerID/:[0]:/CountryNCID/:[0]:/CountryTVCID/CountryTVID") == .restored)
+    #expect(table.restorationNotes.isEmpty)
+  }
+
+  @Test func rowsDeletedAboveBetweenLaunchesKeepTheSameCountriesFirstAndSelected() throws {
+    var deleteAbove = false
+    let harness = try makeHarness { list in
+      guard deleteAbove else { return }
+      list.removeCountries(named: Set(list.countries[10..<13].map(\.name)))
+    }
+    harness.launch()
+    let (first, selected) = try scrollAndSelect(harness.application)
+    deleteAbove = true
+
+    let restart = harness.restartAndRestore()
+    let list = try countries(restart.application)
+    let table = list.tableView
+    #expect(table.firstVisibleIndexPath == IndexPath(row: 47, section: 0))
+    #expect(table.firstVisibleIndexPath.flatMap(list.country(at:))?.name == first)
+    #expect(table.indexPathForSelectedRow.flatMap(list.country(at:))?.name == selected)
+  }
+
+  @Test func rowsInsertedAndMovedStillRestoreToTheSameCountries() throws {
+    var change = false
+    let harness = try makeHarness { list in
+      guard change else { return }
+      list.insert(Country(name: "Atlantis", capital: "Poseidonis"), at: 0)
+      list.insert(Country(name: "Lemuria", capital: "?"), at: 5)
+    }
+    harness.launch()
+    let (first, selected) = try scrollAndSelect(harness.application)
+    change = true
+    let restart = harness.restartAndRestore()
+    let list = try countries(restart.application)
+    #expect(list.tableView.firstVisibleIndexPath == IndexPath(row: 52, section: 0))
+    #expect(list.tableView.firstVisibleIndexPath.flatMap(list.country(at:))?.name == first)
+    #expect(list.tableView.indexPathForSelectedRow.flatMap(list.country(at:))?.name == selected)
+  }
+
+  @Test func selectedCountryDeletedGivesNoSelectionNoCrashAndTheReportSaysSo() throws {
+    var selectedName = ""
+    var delete = false
+    let harness = try makeHarness { list in
+      if delete { list.removeCountries(named: [selectedName]) }
+    }
+    harness.launch()
+    selectedName = try scrollAndSelect(harness.application).selected
+    delete = true
+
+    let restart = harness.restartAndRestore()
+    let table = try countries(restart.application).tableView
+    #expect(table.indexPathForSelectedRow == nil)
+    #expect(table.firstVisibleIndexPath == IndexPath(row: 50, section: 0))
+    let entry = try #require(
+      restart.report.entry(
+        for: "TabBarControllerID/:[0]:/CountryNCID/:[0]:/CountryTVCID/CountryTVID"))
+    #expect(entry.status == .restored)
+    #expect(
+      entry.notes == ["selected item '\(selectedName)' is no longer in the data; not selected"])
+    #expect(restart.report.description.contains("not selected"))
+  }
+
+  @Test func theArchiveHoldsModelIdentifiersNotRowNumbers() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let (first, selected) = try scrollAndSelect(harness.application)
+    harness.application.enterBackground()
+    let archive = try #require(harness.savedArchive)
+    let record = try #require(
+      archive.record(at: "TabBarControllerID/:[0]:/CountryNCID/:[0]:/CountryTVCID/CountryTVID"))
+    #expect(record.kind == .view)
+    #expect(record.state[IndexedScrollView.firstVisibleItemKey] == .string(first))
+    #expect(record.state[IndexedScrollView.selectedItemsKey] == .array([.string(selected)]))
+  }
+}
+
+// MARK: - Tables and collections outside the app
+
+/// A data source of named items, with or without model association.
+class NamesDataSource: TableViewDataSource, CollectionViewDataSource {
+  var names: [String]
+  init(_ names: [String]) { self.names = names }
+  func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { names.count }
+  func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int
+  {
+    names.count
+  }
+}
+
+final class AssociatedNamesDataSource: NamesDataSource, DataSourceModelAssociation {
+  func modelIdentifierForElement(at indexPath: IndexPath, in view: View) -> String? {
+    names.indices.contains(indexPath.row) ? names[indexPath.row] : nil
+  }
+  func indexPathForElement(withModelIdentifier identifier: String, in view: View) -> IndexPath? {
+    names.firstIndex(of: identifier).map { IndexPath(row: $0, section: 0) }
+  }
+}
+
+/// Runs a view's encode outside any app: what it would archive.
+func encodedState(of view: View) throws -> KeyedValues {
+  let coder = StateCoder()
+  try view.encodeRestorableState(with: coder)
+  return coder.values
+}
+
+/// Runs a fresh view's decode and finished-restoring outside any app.
+func restore(_ view: View, from values: KeyedValues) throws {
+  try view.decodeRestorableState(with: StateDecoder(values: values))
+  view.applicationFinishedRestoringState()
+}
+
+@Suite struct TableAndCollectionUnitTests {
+  private let names = (0..<300).map { "Item \($0)" }
+
+  @Test func withoutModelAssociationOnlyTheRawOffsetComesBack() throws {
+    let source = NamesDataSource(names)
+    let table = TableView(restorationIdentifier: "Table")
+    table.dataSource = source
+    table.scrollToRow(at: IndexPath(row: 50, section: 0))
+    table.selectRow(at: IndexPath(row: 52, section: 0))
+    let saved = try encodedState(of: table)
+
+    source.names.removeFirst(3)
+    let restored = TableView(restorationIdentifier: "Table")
+    restored.dataSource = source
+    try restore(restored, from: saved)
+    // The raw offset still says row 50, which is now another item; no selection (UIKit's rule).
+    #expect(restored.firstVisibleIndexPath == IndexPath(row: 50, section: 0))
+    #expect(restored.indexPathForSelectedRow == nil)
+  }
+
+  @Test func restorationWaitsForDataThatArrivesAfterDecode() throws {
+    let source = AssociatedNamesDataSource(names)
+    let table = TableView(restorationIdentifier: "Table")
+    table.dataSource = source
+    table.scrollToRow(at: IndexPath(row: 120, section: 0))
+    table.selectRow(at: IndexPath(row: 125, section: 0))
+
+    // The restored table decodes before its controller has loaded any data (rdar://13438788's
+    // situation); the data comes later, and nobody calls a workaround.
+    let restored = TableView(restorationIdentifier: "Table")
+    try restore(restored, from: try encodedState(of: table))
+    #expect(restored.firstVisibleIndexPath == nil)
+    let later = AssociatedNamesDataSource(["New"] + names)
+    restored.dataSource = later
+    #expect(restored.firstVisibleIndexPath == IndexPath(row: 121, section: 0))
+    #expect(restored.indexPathForSelectedRow == IndexPath(row: 126, section: 0))
+  }
+
+  @Test func multipleSelectionPartialScrollAndEditModeComeBack() throws {
+    let source = AssociatedNamesDataSource(names)
+    let table = TableView(restorationIdentifier: "Table")
+    table.allowsMultipleSelection = true
+    table.rowHeight = 2
+    table.dataSource = source
+    table.contentOffset.y = 2 * 40 + 1  // half-way into row 40
+    for row in [3, 41, 7] { table.selectRow(at: IndexPath(row: row, section: 0)) }
+    table.isEditing = true
+    let saved = try encodedState(of: table)
+
+    source.names.insert("Inserted", at: 0)
+    let restored = TableView(restorationIdentifier: "Table")
+    restored.allowsMultipleSelection = true
+    restored.rowHeight = 2
+    restored.dataSource = source
+    try restore(restored, from: saved)
+    #expect(restored.contentOffset.y == 2 * 41 + 1)
+    #expect(restored.selectedIndexPaths.map(\.row) == [4, 8, 42])
+    #expect(restored.isEditing)
+  }
+
+  @Test func collectionViewRestoresItsScrollPositionByModelItem() throws {
+    let source = AssociatedNamesDataSource(names)
+    let grid = CollectionView(restorationIdentifier: "Grid", itemsPerRow: 4)
+    grid.dataSource = source
+    grid.scrollToItem(at: IndexPath(item: 80, section: 0))  // row 20 of the grid
+    grid.selectItem(at: IndexPath(item: 83, section: 0))
+    #expect(grid.firstVisibleIndexPath == IndexPath(item: 80, section: 0))
+    let saved = try encodedState(of: grid)
+
+    source.names.removeFirst(4)  // one grid row fewer above
+    let restored = CollectionView(restorationIdentifier: "Grid", itemsPerRow: 4)
+    restored.dataSource = source
+    try restore(restored, from: saved)
+    #expect(restored.firstVisibleIndexPath == IndexPath(item: 76, section: 0))
+    #expect(restored.firstVisibleIndexPath.map { source.names[$0.item] } == "Item 80")
+    #expect(restored.selectedIndexPaths.map { source.names[$0.item] } == ["Item 83"])
+  }
+
+  @Test func sectionsAreLaidOutInOrderAndVisibleRowsFollowTheBounds() throws {
+    final class Sections: TableViewDataSource {
+      func numberOfSections(in tableView: TableView) -> Int { 3 }
+      func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+        [5, 0, 10][section]
+      }
+    }
+    let source = Sections()
+    let table = TableView()
+    table.bounds = Size(width: 40, height: 4)
+    table.dataSource = source
+    #expect(table.contentSize.height == 15)
+    table.scrollToRow(at: IndexPath(row: 2, section: 2))
+    #expect(table.contentOffset.y == 7)
+    #expect(table.firstVisibleIndexPath == IndexPath(row: 2, section: 2))
+    #expect(table.indexPathsForVisibleRows.map(\.row) == [2, 3, 4, 5])
+    #expect(table.indexPath(atY: 4.5) == IndexPath(row: 4, section: 0))
+    #expect(table.indexPath(after: IndexPath(row: 4, section: 0)) == IndexPath(row: 0, section: 2))
+    table.selectRow(at: IndexPath(row: 9, section: 1))  // no such row
+    #expect(table.indexPathForSelectedRow == nil)
+  }
+
+  @Test func hostileArchivedValuesAreIgnored() throws {
+    let table = TableView(restorationIdentifier: "Table")
+    table.dataSource = AssociatedNamesDataSource(names)
+    let values = KeyedValues([
+      (ScrollView.contentOffsetKey, .array([.real(.nan), .real(1)])),
+      (ScrollView.zoomScaleKey, .real(-3)),
+      (IndexedScrollView.firstVisibleItemKey, .integer(5)),
+      (IndexedScrollView.selectedItemsKey, .string("Item 1")),
+      (IndexedScrollView.firstVisibleItemOffsetKey, .real(.infinity)),
+    ])
+    try table.decodeRestorableState(with: StateDecoder(values: values))
+    #expect(table.contentOffset == .zero)
+    #expect(table.zoomScale == 1)
+    #expect(table.indexPathForSelectedRow == nil)
+  }
+}

@@ -1,0 +1,340 @@
+import Foundation
+import RestorerCore
+import StateRestoration
+import StateRestorationTesting
+import StateRestorationUI
+import Testing
+
+@Suite struct TextViewTests {
+  @Test func textFieldSelectionAndEditingComeBack() throws {
+    let field = TextField(restorationIdentifier: "Name")
+    field.text = "Garfield"
+    field.selectedRange = 2..<5
+    field.isEditing = true
+    let saved = try encodedState(of: field)
+    #expect(saved[TextField.textKey] == nil)  // text is app data, not archived by default
+
+    let restored = TextField(restorationIdentifier: "Name")
+    restored.text = "Garfield"  // the app restores its own text
+    try restore(restored, from: saved)
+    #expect(restored.selectedRange == 2..<5)
+    #expect(restored.isEditing)
+  }
+
+  @Test func rangeThatNoLongerFitsIsDropped() throws {
+    let view = TextView(restorationIdentifier: "Notes")
+    view.text = "A long note about restoration"
+    view.selectedRange = 20..<29
+    view.isEditable = false
+    let saved = try encodedState(of: view)
+
+    let restored = TextView(restorationIdentifier: "Notes")
+    restored.text = "Short"
+    restored.selectedRange = 0..<1
+    try restore(restored, from: saved)
+    #expect(restored.selectedRange == nil)
+    #expect(!restored.isEditable)
+  }
+
+  @Test func textSetLaterInRestorationStillGetsItsSelection() throws {
+    // The controller restores the text in its finished-restoring; the range is checked after.
+    final class Editor: ViewController {
+      let field = TextField(restorationIdentifier: "Field")
+      var savedText = ""
+      override func loadView() {
+        let root = View()
+        root.addSubview(field)
+        setView(root)
+      }
+      override func encodeRestorableState(with coder: StateCoder) throws {
+        try super.encodeRestorableState(with: coder)
+        coder.encode(field.text, forKey: "draft")
+      }
+      override func decodeRestorableState(with coder: StateDecoder) throws {
+        try super.decodeRestorableState(with: coder)
+        savedText = coder.decode(String.self, forKey: "draft") ?? ""
+      }
+      override func applicationFinishedRestoringState() { field.text = savedText }
+    }
+    final class Delegate: ApplicationDelegate {
+      let editor = Editor(restorationIdentifier: "Editor")
+      func applicationWillFinishLaunching(_ application: Application) {
+        application.addWindow(Window(rootViewController: editor))
+      }
+      func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
+        -> Bool
+      { true }
+      func application(
+        _ application: Application, shouldRestoreApplicationState coder: StateDecoder
+      )
+        -> Bool
+      { true }
+    }
+    let harness = ApplicationHarness { Delegate() }
+    harness.launch()
+    let editor = try #require((harness.application.delegate as? Delegate)?.editor)
+    editor.field.text = "Half-typed"
+    editor.field.selectedRange = 4..<10
+    let restart = harness.restartAndRestore()
+    let restoredField = try #require((restart.application.delegate as? Delegate)?.editor.field)
+    #expect(restoredField.text == "Half-typed")
+    #expect(restoredField.selectedRange == 4..<10)
+  }
+
+  @Test func droppedRangeIsNotedInTheReport() throws {
+    final class Delegate: ApplicationDelegate {
+      let controller = ViewController(restorationIdentifier: "Form")
+      let field = TextField(restorationIdentifier: "Field")
+      var text = "Long enough text"
+      func applicationWillFinishLaunching(_ application: Application) {
+        controller.view.addSubview(field)
+        field.text = text
+        application.addWindow(Window(rootViewController: controller))
+      }
+      func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
+        -> Bool
+      { true }
+      func application(
+        _ application: Application, shouldRestoreApplicationState coder: StateDecoder
+      )
+        -> Bool
+      { true }
+    }
+    var text = "Long enough text"
+    let harness = ApplicationHarness {
+      let delegate = Delegate()
+      delegate.text = text
+      return delegate
+    }
+    harness.launch()
+    (harness.application.delegate as? Delegate)?.field.selectedRange = 5..<16
+    text = "Short"
+    let restart = harness.restartAndRestore()
+    #expect((restart.application.delegate as? Delegate)?.field.selectedRange == nil)
+    let notes = restart.report.entry(for: "Form/Field")?.notes ?? []
+    #expect(notes == ["selected range 5..<16 does not fit the text (5 characters); dropped"])
+  }
+
+  @Test func switchAndSliderValuesStayOutOfTheArchive() throws {
+    let toggle = Switch(restorationIdentifier: "Amazing")
+    toggle.isOn = true
+    let slider = Slider(restorationIdentifier: "Slider")
+    slider.value = 0.7
+    #expect(try encodedState(of: toggle).isEmpty)
+    #expect(try encodedState(of: slider).isEmpty)
+  }
+}
+
+@Suite struct WebViewTests {
+  /// Visits three pages, goes back once, scrolls and zooms.
+  private func browse(_ web: WebView) {
+    web.load(BundledPages.home)
+    web.scroll(by: 5)
+    web.followLink(at: 0)  // State Preservation
+    web.zoomScale = 1.5
+    web.scroll(by: 7)
+    web.followLink(at: 0)  // Restoration Classes
+    web.scroll(by: 2)
+    web.goBack()  // back to State Preservation, at 7 and x1.5
+    web.scroll(by: 3)  // now at 10
+    web.zoomScale = 2
+  }
+
+  @Test func historyPageScrollAndZoomComeBackWithContentAndNoReload() throws {
+    let pages = BundledPages()
+    let web = WebView(restorationIdentifier: "WebView")
+    web.pageSource = pages
+    browse(web)
+    #expect(web.currentPage?.title == "State Preservation")
+    let saved = try encodedState(of: web)
+
+    let restored = WebView(restorationIdentifier: "WebView")
+    restored.pageSource = pages
+    try restore(restored, from: saved)
+    #expect(restored.currentPage?.title == "State Preservation")
+    #expect(restored.currentPage?.lines.isEmpty == false)  // content, not a blank page
+    #expect(restored.loadCount == 1)
+    #expect(restored.contentOffset.y == 10)
+    #expect(restored.zoomScale == 2)
+    #expect(
+      restored.history.map(\.title) == ["Restorer", "State Preservation", "Restoration Classes"])
+    #expect(restored.canGoBack && restored.canGoForward)
+
+    restored.goForward()
+    #expect(restored.currentPage?.title == "Restoration Classes")
+    #expect(restored.contentOffset.y == 2)
+    restored.goBack()
+    restored.goBack()
+    #expect(restored.currentPage?.title == "Restorer")
+    #expect(restored.contentOffset.y == 5)
+    #expect(restored.zoomScale == 1)
+  }
+
+  @Test func pageSourceSetAfterDecodeShowsThePage() throws {
+    let web = WebView(restorationIdentifier: "WebView")
+    let source = BundledPages()  // the view holds its page source weakly
+    web.pageSource = source
+    browse(web)
+    let saved = try encodedState(of: web)
+    let restored = WebView(restorationIdentifier: "WebView")
+    try restore(restored, from: saved)
+    #expect(restored.currentPage == nil)
+    let pages = BundledPages()
+    restored.pageSource = pages
+    #expect(restored.currentPage?.title == "State Preservation")
+    #expect(restored.contentOffset.y == 10)
+  }
+
+  @Test func restorerWebControllerCreatedInCodeComesBackShowingItsPage() throws {
+    let countries = try CountryList.bundled().countries
+    let harness = ApplicationHarness(makeMainStoryboard: RestorerAppDelegate.makeStoryboard) {
+      RestorerAppDelegate(countryList: CountryList(countries: countries))
+    }
+    harness.launch()
+    let tabs = try #require(RestorerAppDelegate.tabBarController(of: harness.application))
+    tabs.selectedIndex = 1
+    let settings = try #require(
+      (tabs.selectedViewController as? NavigationController)?.topViewController
+        as? SettingsViewController)
+    settings.pushMeButton.tap()
+    let web = try #require(
+      (tabs.selectedViewController as? NavigationController)?.topViewController
+        as? WebViewController)
+    browse(web.webView)
+
+    let restart = harness.restartAndRestore()
+    let restoredTabs = try #require(RestorerAppDelegate.tabBarController(of: restart.application))
+    let restored = try #require(
+      (restoredTabs.selectedViewController as? NavigationController)?.topViewController
+        as? WebViewController)
+    #expect(restored.isVisible)
+    #expect(restored.webView.currentPage?.title == "State Preservation")
+    #expect(restored.webView.contentOffset.y == 10)
+    #expect(restored.webView.zoomScale == 2)
+    #expect(restored.webView.canGoForward)
+    #expect(
+      restart.report.status(
+        of: "TabBarControllerID/:[1]:/SettingsNCID/:[1]:/WebViewController/WebView")
+        == .restored
+    )
+  }
+}
+
+/// Seed 001's setup: a controller created in code, with a restoration class, holding a table and
+/// a web view that must come back with it.
+final class CodeBuiltController: ViewController, ViewControllerRestoration, TableViewDataSource,
+  DataSourceModelAssociation
+{
+  let table = TableView(restorationIdentifier: "Table")
+  let web = WebView(restorationIdentifier: "Web")
+  let pages = BundledPages()
+  var rows = (0..<100).map { "Row \($0)" }
+
+  override func loadView() {
+    let root = View()
+    root.addSubview(table)
+    root.addSubview(web)
+    setView(root)
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    table.dataSource = self
+    web.pageSource = pages
+  }
+
+  func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { rows.count }
+
+  func modelIdentifierForElement(at indexPath: IndexPath, in view: View) -> String? {
+    rows.indices.contains(indexPath.row) ? rows[indexPath.row] : nil
+  }
+
+  func indexPathForElement(withModelIdentifier identifier: String, in view: View) -> IndexPath? {
+    rows.firstIndex(of: identifier).map { IndexPath(row: $0, section: 0) }
+  }
+
+  static func viewController(
+    withRestorationIdentifierPath identifierComponents: [String],
+    coder: StateDecoder
+  ) -> ViewController? {
+    let controller = CodeBuiltController(restorationIdentifier: identifierComponents.last)
+    controller.restorationClass = CodeBuiltController.self
+    controller.rows.insert("Row -1", at: 0)  // the data changed meanwhile
+    return controller
+  }
+}
+
+@Suite struct CodeBuiltControllerTests {
+  @Test func tableAndWebViewUnderARestorationClassControllerComeBack() throws {
+    final class Delegate: ApplicationDelegate {
+      let navigation = NavigationController(
+        rootViewController: ViewController(restorationIdentifier: "Settings"),
+        restorationIdentifier: "Navigation"
+      )
+      func applicationWillFinishLaunching(_ application: Application) {
+        application.register(restorationClass: CodeBuiltController.self)
+        application.addWindow(Window(rootViewController: navigation))
+      }
+      func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
+        -> Bool
+      { true }
+      func application(
+        _ application: Application, shouldRestoreApplicationState coder: StateDecoder
+      )
+        -> Bool
+      { true }
+    }
+    let harness = ApplicationHarness { Delegate() }
+    harness.launch()
+    let controller = CodeBuiltController(restorationIdentifier: "Pushed")
+    controller.restorationClass = CodeBuiltController.self
+    (harness.application.delegate as? Delegate)?.navigation.pushViewController(controller)
+    controller.table.scrollToRow(at: IndexPath(row: 30, section: 0))
+    controller.table.selectRow(at: IndexPath(row: 31, section: 0))
+    controller.web.load(BundledPages.home)
+    controller.web.followLink(at: 1)
+    controller.web.scroll(by: 4)
+
+    let restart = harness.restartAndRestore()
+    let restored = try #require(
+      (restart.application.delegate as? Delegate)?.navigation.topViewController
+        as? CodeBuiltController
+    )
+    #expect(restored !== controller)
+    #expect(restored.table.firstVisibleIndexPath.map { restored.rows[$0.row] } == "Row 30")
+    #expect(restored.table.indexPathForSelectedRow.map { restored.rows[$0.row] } == "Row 31")
+    #expect(restored.web.currentPage?.title == "Restoration Classes")
+    #expect(restored.web.contentOffset.y == 4)
+    #expect(restart.report.entry(for: "Navigation/:[1]:/Pushed/Table")?.status == .restored)
+    #expect(restart.report.entry(for: "Navigation/:[1]:/Pushed/Web")?.status == .restored)
+  }
+
+  @Test func viewsWithoutIdentifiersAreNeverArchived() throws {
+    let controller = ViewController(restorationIdentifier: "Root")
+    let anonymous = ScrollView()
+    anonymous.contentOffset.y = 3
+    let named = ScrollView(restorationIdentifier: "Named")
+    named.contentInset = EdgeInsets(top: 1, left: 2, bottom: 3, right: 4)
+    named.zoomScale = 1.25
+    anonymous.addSubview(named)
+    controller.view.addSubview(anonymous)
+    let engine = RestorationEngine(
+      applicationInfo: ApplicationInfo(bundleIdentifier: "test"),
+      store: InMemoryArchiveStore(),
+      settings: RestorationSettings()
+    )
+    final class OptIn: RestorationDelegate {
+      func shouldSaveApplicationState(with coder: StateCoder) -> Bool { true }
+      func shouldRestoreApplicationState(with coder: StateDecoder) -> Bool { true }
+    }
+    let delegate = OptIn()
+    engine.delegate = delegate
+    let archive = try #require(engine.makeArchive(roots: [controller]).archive)
+    #expect(archive.rootIdentifierPaths == ["Root", "Root/Named"])
+    let state = try #require(archive.record(at: "Root/Named")?.state)
+    let restored = ScrollView(restorationIdentifier: "Named")
+    try restore(restored, from: state)
+    #expect(restored.contentInset == EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
+    #expect(restored.zoomScale == 1.25)
+  }
+}
