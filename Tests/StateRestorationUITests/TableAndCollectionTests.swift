@@ -264,7 +264,8 @@ func restore(_ view: View, from values: KeyedValues) throws {
 
   @Test func hostileArchivedValuesAreIgnored() throws {
     let table = TableView(restorationIdentifier: "Table")
-    table.dataSource = AssociatedNamesDataSource(names)
+    let source = AssociatedNamesDataSource(names)
+    table.dataSource = source
     let values = KeyedValues([
       (ScrollView.contentOffsetKey, .array([.real(.nan), .real(1)])),
       (ScrollView.zoomScaleKey, .real(-3)),
