@@ -192,6 +192,9 @@ open class CollectionView: IndexedScrollView {
     self.itemsPerRow = itemsPerRow
   }
 
+  /// The selected item, or the first selected one.
+  public var indexPathForSelectedItem: IndexPath? { selectedIndexPaths.first }
+
   /// The text of an item, from the data source.
   ///
   /// - Parameter indexPath: The item.

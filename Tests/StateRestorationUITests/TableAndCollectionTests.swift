@@ -279,3 +279,81 @@ func restore(_ view: View, from values: KeyedValues) throws {
     #expect(table.indexPathForSelectedRow == nil)
   }
 }
+
+/// Pet Finder's matched pets as a grid, restored by pet identity through a process death.
+final class MatchedPetsGridController: ViewController, CollectionViewDataSource,
+  DataSourceModelAssociation
+{
+  let grid = CollectionView(restorationIdentifier: "MatchedPets", itemsPerRow: 3)
+  var petIDs: [Int] = []
+
+  override func loadView() {
+    let root = View()
+    root.addSubview(grid)
+    setView(root)
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    grid.dataSource = self
+  }
+
+  func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int
+  {
+    petIDs.count
+  }
+
+  func modelIdentifierForElement(at indexPath: IndexPath, in view: View) -> String? {
+    petIDs.indices.contains(indexPath.item) ? "pet-\(petIDs[indexPath.item])" : nil
+  }
+
+  func indexPathForElement(withModelIdentifier identifier: String, in view: View) -> IndexPath? {
+    petIDs.firstIndex { "pet-\($0)" == identifier }.map { IndexPath(item: $0, section: 0) }
+  }
+}
+
+@Suite struct CollectionProcessDeathTests {
+  final class Delegate: ApplicationDelegate {
+    let grid = MatchedPetsGridController(restorationIdentifier: "Matches")
+    init(petIDs: [Int]) { grid.petIDs = petIDs }
+    func applicationWillFinishLaunching(_ application: Application) {
+      application.addWindow(
+        Window(
+          rootViewController: NavigationController(
+            rootViewController: grid, restorationIdentifier: "Nav"))
+      )
+    }
+    func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
+      -> Bool
+    {
+      true
+    }
+    func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
+      -> Bool
+    { true }
+  }
+
+  @Test func gridScrollPositionAndSelectionFollowThePetsAcrossAProcessDeath() throws {
+    var ids = Array(1...400)
+    let harness = ApplicationHarness { Delegate(petIDs: ids) }
+    harness.launch()
+    let grid = try #require((harness.application.delegate as? Delegate)?.grid.grid)
+    grid.allowsMultipleSelection = true
+    grid.scrollToItem(at: IndexPath(item: 150, section: 0))  // pet 151, grid row 50
+    grid.selectItem(at: IndexPath(item: 152, section: 0))  // pet 153
+    grid.selectItem(at: IndexPath(item: 10, section: 0))  // pet 11, deleted below
+    ids.removeSubrange(9..<15)  // six pets above go away, pet 11 among them
+
+    let restart = harness.restartAndRestore()
+    let controller = try #require((restart.application.delegate as? Delegate)?.grid)
+    let restored = controller.grid
+    restored.allowsMultipleSelection = true
+    #expect(restored.firstVisibleIndexPath.map { controller.petIDs[$0.item] } == 151)
+    #expect(restored.firstVisibleIndexPath == IndexPath(item: 144, section: 0))
+    #expect(restored.indexPathForSelectedItem.map { controller.petIDs[$0.item] } == 153)
+    #expect(
+      restart.report.entry(for: "Nav/:[0]:/Matches/MatchedPets")?.notes
+        == ["selected item 'pet-11' is no longer in the data; not selected"]
+    )
+  }
+}
