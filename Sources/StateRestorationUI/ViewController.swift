@@ -117,12 +117,16 @@ open class ViewController: RestorationNode {
     _ = view
   }
 
+  /// Builds the root view tree when the view loads, as a storyboard scene or a nib does; the
+  /// default ``loadView()`` uses it.
+  public var viewFactory: (() -> View)?
+
   /// Creates the root view.
   ///
-  /// Override to build the view tree and call ``setView(_:)``; the
-  /// default makes an empty view.
+  /// Override to build the view tree and call ``setView(_:)``; the default uses
+  /// ``viewFactory``, or makes an empty view.
   open func loadView() {
-    setView(View())
+    setView(viewFactory?() ?? View())
   }
 
   /// Installs the root view; call it from ``loadView()``.
