@@ -21,6 +21,8 @@ public final class CountriesViewController: ViewController, TableViewDataSource,
 
   /// The table view.
   public let tableView = TableView(restorationIdentifier: CountriesViewController.tableIdentifier)
+  /// The row the keyboard cursor is on; UI focus, not archived.
+  public var cursorRow: Int?
 
   /// Builds the view: the table fills it.
   public override func loadView() {
@@ -176,6 +178,8 @@ public final class SettingsViewController: ViewController {
   public let amazingSwitch = Switch()
   /// The "Push Me!" button.
   public let pushMeButton = Button("Push Me!")
+  /// Which item has the keyboard focus: 0 the switch, 1 the button; not archived.
+  public var focusedItem = 0
   /// Where the switch's value lives.
   public var settings: (any UserSettings)? {
     didSet { amazingSwitch.isOn = settings?.isAmazing ?? true }
@@ -244,6 +248,8 @@ public final class WebViewController: ViewController, ViewControllerRestoration 
   public let webView = WebView(restorationIdentifier: "WebView")
   /// The pages it shows.
   public let pages = BundledPages()
+  /// Which link of the page has the keyboard focus; not archived.
+  public var focusedLink = 0
 
   /// Creates the controller with its restoration identifier and class set, as the seed does.
   public init() {
