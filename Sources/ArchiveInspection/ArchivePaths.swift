@@ -63,7 +63,10 @@ public enum ArchivePaths {
       "  rankdir=TB;",
       "  node [shape=box, fontname=\"Helvetica\"];",
     ]
-    for (index, record) in archive.records.enumerated() {
+    // Nodes in tree order, so that dot lays siblings out as the tree lists them.
+    let order = forest.preorder
+    for index in order {
+      let record = archive.records[index]
       var label = forest.labels[index] + "\n" + record.className
       if let name = record.restorationClassName { label += "\nrestoration class: \(name)" }
       let shape =
@@ -76,8 +79,8 @@ public enum ArchivePaths {
         "  n\(index) [label=\(dotString(label)), tooltip=\(dotString(record.identifierPath)), shape=\(shape)];"
       )
     }
-    for (parent, children) in forest.children.enumerated() {
-      for child in children { lines.append("  n\(parent) -> n\(child);") }
+    for parent in order {
+      for child in forest.children[parent] { lines.append("  n\(parent) -> n\(child);") }
     }
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
@@ -135,6 +138,18 @@ struct Forest {
   var labels: [String]
   /// For each record, the earlier record with the same path, if any.
   var duplicateOf: [Int?]
+
+  /// The records depth first, each before its children, siblings in ``children`` order.
+  var preorder: [Int] {
+    var order: [Int] = []
+    order.reserveCapacity(parents.count)
+    var stack = Array(roots.reversed())
+    while let node = stack.popLast() {
+      order.append(node)
+      stack += children[node].reversed()
+    }
+    return order
+  }
 
   init(_ archive: RestorationArchive) {
     let records = archive.records

@@ -1,4 +1,5 @@
 import ArchiveInspection
+import Foundation
 import StateRestoration
 import Testing
 
@@ -88,11 +89,35 @@ import Testing
         "  n4 [label=\"[1] CityViewController\\nCityViewController\\nrestoration class: CityViewController\", tooltip=\"TabController/:[1]:/NavigationController/:[1]:/CityViewController\", shape=box];"
       )
     )
+    // Nodes in tree order: [0] FirstViewController (record 2) before [1] NavigationController.
+    let nodes = dot.split(separator: "\n").filter { $0.contains(" [label=") }
+      .map { $0.split(separator: " ")[0] }
+    #expect(nodes == ["n0", "n2", "n1", "n3", "n4"])
     let edges = dot.split(separator: "\n").filter { $0.contains("->") }
     #expect(edges == ["  n0 -> n2;", "  n0 -> n1;", "  n1 -> n3;", "  n1 -> n4;"])
     let signIn = ArchivePaths.graphviz(try DemoArchives.signIn())
     #expect(signIn.contains("shape=box, style=rounded];"))
     #expect(signIn.contains("shape=ellipse];"))
+  }
+
+  @Test func graphvizRendersWithDotWhenItIsInstalled() throws {
+    let dot = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+    guard let dot else {
+      print("Graphviz's dot is not installed; skipping the rendering check")
+      return
+    }
+    for archive in [try DemoArchives.talkDemo(), try DemoArchives.signIn()] {
+      let (folder, file) = try DemoArchives.write(Array(ArchivePaths.graphviz(archive).utf8))
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let result = try run(dot, ["-Tsvg", file.path])
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.isEmpty)
+      for record in archive.records {
+        #expect(result.standardOutput.contains("xlink:title=\"\(record.identifierPath)\""))
+      }
+    }
   }
 
   @Test func graphvizQuotesLabelsSafely() {
