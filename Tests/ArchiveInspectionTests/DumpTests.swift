@@ -228,6 +228,35 @@ import Testing
     )
   }
 
+  @Test func keysAndPathsThatAreNotPlainTextAreQuoted() {
+    let archive = Crafting.archive([
+      Crafting.record("Tab\tBar", state: [("two\nlines", .integer(1)), (" padded", .integer(2))])
+    ])
+    let text = ArchiveDump.text(archive)
+    #expect(text.contains("[View Controller] \"Tab\\tBar\" (Class: DemoController)\n"))
+    #expect(text.contains("                \" padded\"......2\n"))
+    #expect(text.contains("                \"two\\nlines\"...1\n"))
+  }
+
+  @Test func jsonKeepsValuesJSONCannotHoldDirectly() throws {
+    let archive = Crafting.archive([
+      Crafting.record(
+        "A",
+        state: [
+          ("far", .date(Date(timeIntervalSince1970: 1e300))),
+          ("nan", .real(.nan)),
+          ("nested", .dictionary(["$date": .dictionary(["$$x": .integer(1)])])),
+          ("text", .string("tab\tquote\"\u{1}")),
+        ])
+    ])
+    let json = ArchiveDump.json(archive)
+    #expect(json.contains(#""far": {\#n          "$date": 1e+300\#n        }"#))
+    #expect(json.contains(#""$real": "nan""#))
+    #expect(json.contains(#""$$date": {\#n            "$$$x": 1\#n          }"#))
+    #expect(json.contains(#""text": "tab\tquote\"\u0001""#))
+    #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is NSDictionary)
+  }
+
   @Test func longDataIsAbbreviatedWithItsLength() throws {
     let bytes = Data((0..<100).map { UInt8($0) })
     let archive = Crafting.archive([Crafting.record("A", state: [("blob", .data(bytes))])])
