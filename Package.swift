@@ -8,6 +8,8 @@ let package = Package(
     .library(name: "StateRestoration", targets: ["StateRestoration"]),
     .library(name: "StateRestorationUI", targets: ["StateRestorationUI"]),
     .library(name: "StateRestorationTesting", targets: ["StateRestorationTesting"]),
+    .library(name: "ArchiveInspection", targets: ["ArchiveInspection"]),
+    .executable(name: "restoration-archive-tool", targets: ["restoration-archive-tool"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -30,6 +32,17 @@ let package = Package(
     ),
 
     // Tools
+    .target(
+      name: "ArchiveInspection",
+      dependencies: ["StateRestoration"]
+    ),
+    .executableTarget(
+      name: "restoration-archive-tool",
+      dependencies: [
+        "ArchiveInspection", "StateRestoration",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .executableTarget(
       name: "restoration-benchmark",
       dependencies: ["StateRestoration"]
@@ -58,6 +71,11 @@ let package = Package(
     .testTarget(
       name: "StateRestorationTests",
       dependencies: ["StateRestoration", .product(name: "Logging", package: "swift-log")]
+    ),
+    .testTarget(
+      name: "ArchiveInspectionTests",
+      dependencies: ["ArchiveInspection", "StateRestoration"],
+      exclude: ["__Snapshots__"]
     ),
   ],
   swiftLanguageModes: [.v6]

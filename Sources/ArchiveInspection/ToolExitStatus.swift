@@ -1,0 +1,116 @@
+public import StateRestoration
+
+/// The archive tool's exit statuses, and the one place where errors are mapped to them.
+///
+/// Statuses 0 and 1 are answers (equal or different, valid or not); 2 and above are failures to
+/// answer. Scripts can rely on these numbers; they are listed in the tool's `--help`.
+public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
+  /// The process exit status.
+  public var rawValue: Int32
+  /// What the status means, for the help text.
+  public var meaning: String
+
+  private init(_ rawValue: Int32, _ meaning: String) {
+    self.rawValue = rawValue
+    self.meaning = meaning
+  }
+
+  /// Success: the command did what was asked; `diff` found no differences, `validate` no
+  /// errors.
+  public static let success = ToolExitStatus(
+    0, "success; `diff`: no differences; `validate`: no errors (warnings allowed)")
+  /// `diff` found differences, or `validate` found errors in an archive it could read.
+  public static let differencesFound = ToolExitStatus(
+    1, "`diff`: the archives differ; `validate`: the archive has errors")
+  /// The file could not be read: it does not exist, is a folder, or permission was denied.
+  public static let unreadable = ToolExitStatus(
+    2, "a file cannot be read (no such file, a folder, permission denied)")
+  /// The file is not a restoration archive.
+  public static let notArchive = ToolExitStatus(
+    3, "a file is not a restoration archive (not a binary property list, or another layout)")
+  /// The archive is damaged: truncated, malformed or failing its checksum.
+  public static let damaged = ToolExitStatus(
+    4, "an archive is damaged (truncated, malformed, checksum mismatch)")
+  /// The archive was written by a newer major version of the format.
+  public static let unsupportedVersion = ToolExitStatus(
+    5, "an archive was written by a newer major version of the format")
+  /// The file is above the reader's limits.
+  public static let limitExceeded = ToolExitStatus(
+    6, "a file exceeds the reader's limits (size, depth, counts)")
+  /// Bad arguments; the status ArgumentParser uses (`EX_USAGE`).
+  public static let usage = ToolExitStatus(64, "bad arguments")
+  /// A failure of the tool itself (`EX_SOFTWARE`).
+  public static let internalError = ToolExitStatus(70, "an internal error")
+
+  /// Every status, in order, for the help text.
+  public static let all: [ToolExitStatus] = [
+    .success, .differencesFound, .unreadable, .notArchive, .damaged, .unsupportedVersion,
+    .limitExceeded, .usage, .internalError,
+  ]
+
+  /// The status for an error code.
+  ///
+  /// - Parameter code: The error's code.
+  public init(for code: RestorationError.Code) {
+    switch code {
+    case .storageFailed: self = .unreadable
+    case .notPropertyList, .notArchive: self = .notArchive
+    case .truncated, .malformed, .checksumMismatch: self = .damaged
+    case .unsupportedVersion: self = .unsupportedVersion
+    case .limitExceeded: self = .limitExceeded
+    // Reading never raises these; they would mean a bug in the tool.
+    case .typeMismatch, .keyNotFound, .encodingFailed, .invalidIdentifier, .decodingFailed:
+      self = .internalError
+    }
+  }
+
+  /// The words put before an error's own message, saying what kind of failure it is.
+  ///
+  /// - Parameter code: The error's code.
+  /// - Returns: A short phrase, or nil when the message says it all.
+  public static func summary(for code: RestorationError.Code) -> String? {
+    switch code {
+    case .storageFailed: nil
+    case .notPropertyList, .notArchive: "not a restoration archive"
+    case .truncated: "damaged archive (truncated)"
+    case .malformed: "damaged archive"
+    case .checksumMismatch: "damaged archive"
+    case .unsupportedVersion: "unsupported archive"
+    case .limitExceeded: "too large to read"
+    case .typeMismatch, .keyNotFound, .encodingFailed, .invalidIdentifier, .decodingFailed:
+      "internal error"
+    }
+  }
+
+  /// The one line the tool prints for an error: `FILE: KIND: MESSAGE (WHERE)`.
+  ///
+  /// - Parameters:
+  ///   - error: The error.
+  ///   - file: The file it concerns, when the error does not name one.
+  /// - Returns: The line, without the tool's name or a newline.
+  public static func message(for error: RestorationError, file: String? = nil) -> String {
+    var line = ""
+    if let file = error.file ?? file { line += "\(file): " }
+    if let summary = summary(for: error.code) { line += "\(summary): " }
+    line += error.message
+    var place: [String] = []
+    if let path = error.identifierPath { place.append("object '\(path)'") }
+    if let key = error.key { place.append("key '\(key)'") }
+    if let offset = error.offset { place.append("byte \(offset)") }
+    if !place.isEmpty { line += " (\(place.joined(separator: ", ")))" }
+    // One line, whatever the message holds.
+    return line.split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
+
+  /// `STATUS  MEANING` lines for every status, for `--help`.
+  public static var helpText: String {
+    all.map { status in
+      let number = String(status.rawValue)
+      return String(repeating: " ", count: 3 - number.count) + number + "  " + status.meaning
+    }
+    .joined(separator: "\n")
+  }
+
+  /// The status and its meaning.
+  public var description: String { "\(rawValue) (\(meaning))" }
+}

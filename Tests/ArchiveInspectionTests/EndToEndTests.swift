@@ -1,0 +1,254 @@
+import ArchiveInspection
+import Foundation
+import StateRestoration
+import Testing
+
+/// Runs the built `restoration-archive-tool` as a process, as a user would.
+@Suite struct EndToEndTests {
+  /// Files for one test, removed when it ends.
+  private final class Files {
+    let folder: URL
+
+    init() throws {
+      folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("archive-tool-e2e-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func write(_ bytes: [UInt8], _ name: String) throws -> String {
+      let url = folder.appendingPathComponent(name)
+      try Data(bytes).write(to: url)
+      return url.path
+    }
+  }
+
+  private func expectSuccess(
+    _ result: ProcessResult,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
+    #expect(result.standardError.isEmpty, sourceLocation: sourceLocation)
+  }
+
+  /// One line on standard error, `restoration-archive-tool: PATH: ...`, nothing on standard
+  /// output, and the expected status.
+  private func expectOneLineError(
+    _ result: ProcessResult,
+    path: String,
+    status: ToolExitStatus,
+    containing words: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      result.status == status.rawValue, "\(result.standardError)", sourceLocation: sourceLocation)
+    #expect(result.standardOutput.isEmpty, sourceLocation: sourceLocation)
+    let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(
+      lines.count == 2 && lines[1].isEmpty, "\(result.standardError)",
+      sourceLocation: sourceLocation)
+    #expect(
+      result.standardError.hasPrefix("restoration-archive-tool: \(path): "),
+      "\(result.standardError)", sourceLocation: sourceLocation)
+    #expect(
+      result.standardError.contains(words), "\(result.standardError)",
+      sourceLocation: sourceLocation)
+  }
+
+  // MARK: Good files
+
+  @Test func everySubcommandPrintsWhatTheLibraryRenders() throws {
+    let files = try Files()
+    let archive = try DemoArchives.talkDemo()
+    let bytes = try archive.encoded()
+    let path = try files.write(bytes, "data.data")
+
+    let dump = try ArchiveTool.run(["dump", path])
+    expectSuccess(dump)
+    #expect(dump.standardOutput == ArchiveDump.text(archive))
+
+    let json = try ArchiveTool.run(["dump", "--json", path])
+    expectSuccess(json)
+    #expect(json.standardOutput == ArchiveDump.json(archive))
+
+    let paths = try ArchiveTool.run(["paths", path])
+    expectSuccess(paths)
+    #expect(paths.standardOutput == ArchivePaths.list(archive))
+
+    let tree = try ArchiveTool.run(["paths", "--tree", path])
+    expectSuccess(tree)
+    #expect(tree.standardOutput == ArchivePaths.tree(archive))
+
+    let dot = try ArchiveTool.run(["paths", "--dot", path])
+    expectSuccess(dot)
+    #expect(dot.standardOutput == ArchivePaths.graphviz(archive))
+
+    let sizes = try ArchiveTool.run(["sizes", path])
+    expectSuccess(sizes)
+    #expect(
+      sizes.standardOutput
+        == ArchiveSizes(archive).text(budget: ByteCount(64 << 10), fileSize: bytes.count))
+
+    let validate = try ArchiveTool.run(["validate", path])
+    expectSuccess(validate)
+    #expect(validate.standardOutput == "\(path): valid (format 1.0, 5 objects, 0 warnings)\n")
+  }
+
+  @Test func sizesTakesABudgetAndALimit() throws {
+    let files = try Files()
+    let path = try files.write(try DemoArchives.talkDemo().encoded(), "data.data")
+    for budget in ["100", "0.1k", "150B"] {
+      let result = try ArchiveTool.run(["sizes", "--budget", budget, path])
+      expectSuccess(result)
+      #expect(result.standardOutput.contains("warning: "), "budget \(budget)")
+    }
+    let relaxed = try ArchiveTool.run(["sizes", "--budget", "512k", "--top", "2", path])
+    expectSuccess(relaxed)
+    #expect(relaxed.standardOutput.contains("No object is above the budget of 512 KiB."))
+    #expect(relaxed.standardOutput.contains("(4 smaller not shown)"))
+
+    let bad = try ArchiveTool.run(["sizes", "--budget", "lots", path])
+    #expect(bad.status == ToolExitStatus.usage.rawValue)
+    #expect(bad.standardError.contains("'lots' is not a size"))
+    #expect(bad.standardOutput.isEmpty)
+  }
+
+  @Test func diffExitsZeroWhenEqualAndOneWhenDifferent() throws {
+    let files = try Files()
+    let old = try files.write(try DemoArchives.talkDemo().encoded(), "old.data")
+    let same = try files.write(try DemoArchives.talkDemo().encoded(), "same.data")
+    let new = try files.write(try DemoArchives.talkDemo(sliderValue: 0.5).encoded(), "new.data")
+
+    let equal = try ArchiveTool.run(["diff", old, same])
+    expectSuccess(equal)
+    #expect(equal.standardOutput == "No differences.\n")
+
+    let different = try ArchiveTool.run(["diff", old, new])
+    #expect(different.status == 1)
+    #expect(different.standardError.isEmpty)
+    #expect(different.standardOutput.contains("~ encodingKeySliderValue: 0.8926057 -> 0.5\n"))
+
+    let ignoring = try ArchiveTool.run(["diff", "--ignore-key", "encodingKeySliderValue", old, new])
+    expectSuccess(ignoring)
+
+    let missing = folderPath(files, "missing.data")
+    expectOneLineError(
+      try ArchiveTool.run(["diff", old, missing]), path: missing, status: .unreadable,
+      containing: "No such file")
+  }
+
+  @Test func validateReportsProblemsWithExitCodes() throws {
+    let files = try Files()
+    let duplicates = try files.write(
+      try Crafting.archive([Crafting.record("A"), Crafting.record("A")])
+        .encoded(allowingDuplicatePaths: true),
+      "duplicates.data")
+    let result = try ArchiveTool.run(["validate", duplicates])
+    #expect(result.status == 1)
+    #expect(
+      result.standardOutput == """
+        \(duplicates): error: record 1 (A): the identifier path is also record 0; restoration would decode only one of them [duplicatePath]
+        \(duplicates): invalid (1 error, 0 warnings)
+
+        """
+    )
+
+    var corrupted = try DemoArchives.talkDemo().encoded()
+    corrupted[try Crafting.offset(of: "CityViewController", in: corrupted)] = UInt8(ascii: "X")
+    let damaged = try files.write(corrupted, "damaged.data")
+    let checked = try ArchiveTool.run(["validate", damaged])
+    #expect(checked.status == ToolExitStatus.damaged.rawValue)
+    #expect(checked.standardOutput.hasPrefix("\(damaged): error: checksum is 0x"))
+    #expect(checked.standardOutput.contains("[checksum]\n"))
+
+    let missing = folderPath(files, "missing.data")
+    expectOneLineError(
+      try ArchiveTool.run(["validate", missing]), path: missing, status: .unreadable,
+      containing: "No such file")
+  }
+
+  // MARK: Bad files
+
+  private func folderPath(_ files: Files, _ name: String) -> String {
+    files.folder.appendingPathComponent(name).path
+  }
+
+  @Test func badFilesGetOneClearLineAndTheirExitStatus() throws {
+    let files = try Files()
+    let good = try DemoArchives.talkDemo().encoded()
+    let missing = folderPath(files, "missing.data")
+    let text = try files.write(Array("just some text\n".utf8), "notes.txt")
+    let truncated = try files.write(Array(good.prefix(good.count / 2)), "truncated.data")
+    var flipped = good
+    flipped[try Crafting.offset(of: "FirstViewController", in: good)] ^= 0x20
+    let corrupted = try files.write(flipped, "corrupted.data")
+    let newer = try files.write(
+      try Crafting.archive([Crafting.record("A")], major: 2).encoded(), "newer.data")
+    let plist = try files.write(
+      try PropertyList.write(.dictionary(["a": .integer(1)])), "other.plist")
+
+    let cases: [(String, ToolExitStatus, String)] = [
+      (missing, .unreadable, "No such file or directory"),
+      (files.folder.path, .unreadable, "is a folder, not a file"),
+      (text, .notArchive, "not a restoration archive: not a binary property list"),
+      (plist, .notArchive, "not a restoration archive"),
+      (truncated, .damaged, "damaged archive (truncated): "),
+      (corrupted, .damaged, "damaged archive: checksum is"),
+      (newer, .unsupportedVersion, "unsupported archive: archive format 2.0 is newer"),
+    ]
+    for (path, status, words) in cases {
+      for arguments in [["dump"], ["dump", "--json"], ["paths", "--tree"], ["sizes"]] {
+        let result = try ArchiveTool.run(arguments + [path])
+        expectOneLineError(result, path: path, status: status, containing: words)
+        #expect(!result.standardError.contains("Fatal error"))
+      }
+    }
+  }
+
+  @Test func badArgumentsAreUsageErrors() throws {
+    let files = try Files()
+    let path = try files.write(try DemoArchives.talkDemo().encoded(), "data.data")
+    let both = try ArchiveTool.run(["paths", "--tree", "--dot", path])
+    #expect(both.status == ToolExitStatus.usage.rawValue)
+    #expect(both.standardError.contains("Choose one of --tree and --dot."))
+    let none = try ArchiveTool.run(["dump"])
+    #expect(none.status == ToolExitStatus.usage.rawValue)
+    #expect(none.standardError.contains("Missing expected argument '<archive>'"))
+    let unknown = try ArchiveTool.run(["frobnicate"])
+    #expect(unknown.status == ToolExitStatus.usage.rawValue)
+  }
+
+  // MARK: Help
+
+  @Test(arguments: [
+    ("", "help"),
+    ("dump", "dumpHelp"),
+    ("paths", "pathsHelp"),
+    ("diff", "diffHelp"),
+    ("sizes", "sizesHelp"),
+    ("validate", "validateHelp"),
+  ])
+  func helpDescribesEachSubcommand(subcommand: String, snapshot: String) throws {
+    let result = try ArchiveTool.run((subcommand.isEmpty ? [] : [subcommand]) + ["--help"])
+    expectSuccess(result)
+    #expect(result.standardOutput.contains("USAGE: restoration-archive-tool \(subcommand)"))
+    assertSnapshot(result.standardOutput, named: snapshot)
+  }
+
+  @Test func helpDocumentsTheExitStatusesTheJSONAndTheSizeMethod() throws {
+    let root = try ArchiveTool.run(["--help"]).standardOutput
+    for status in ToolExitStatus.all {
+      #expect(root.contains("\(status.rawValue)  "), "exit status \(status.rawValue)")
+    }
+    let validate = try ArchiveTool.run(["validate", "--help"]).standardOutput
+    #expect(validate.contains("Exit status:"))
+    #expect(validate.contains("an archive is damaged"))
+    let dump = try ArchiveTool.run(["dump", "--help"]).standardOutput
+    #expect(dump.contains("{\"$ref\": \"PATH\"}"))
+    let sizes = try ArchiveTool.run(["sizes", "--help"]).standardOutput
+    #expect(sizes.contains("encoded alone as a binary"))
+    let diff = try ArchiveTool.run(["diff", "--help"]).standardOutput
+    #expect(diff.contains("0 when the archives are equal, 1 when they differ"))
+  }
+}
