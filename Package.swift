@@ -24,7 +24,9 @@ let package = Package(
 
     .target(
       name: "StateRestorationUI",
-      dependencies: ["StateRestoration", .product(name: "Logging", package: "swift-log")]
+      dependencies: [
+        "StateRestoration", "TestSupport", .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .target(
       name: "StateRestorationTesting",
@@ -57,11 +59,19 @@ let package = Package(
     ),
     .executableTarget(
       name: "restorer",
-      dependencies: ["StateRestoration"],
+      dependencies: [
+        "RestorerCore", "StateRestoration", "StateRestorationUI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
       path: "Examples/Restorer"
     ),
 
     // Tests
+    .target(
+      name: "TestSupport",
+      path: "Tests/TestSupport"
+    ),
     .testTarget(
       name: "StateRestorationUITests",
       dependencies: [
@@ -70,11 +80,20 @@ let package = Package(
     ),
     .testTarget(
       name: "StateRestorationTests",
-      dependencies: ["StateRestoration", .product(name: "Logging", package: "swift-log")]
+      dependencies: [
+        "StateRestoration", "TestSupport", .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(
+      name: "RestorerTests",
+      dependencies: [
+        "RestorerCore", "StateRestoration", "StateRestorationUI", "StateRestorationTesting",
+        "TestSupport",
+      ]
     ),
     .testTarget(
       name: "ArchiveInspectionTests",
-      dependencies: ["ArchiveInspection", "StateRestoration"],
+      dependencies: ["ArchiveInspection", "StateRestoration", "TestSupport"],
       exclude: ["__Snapshots__"]
     ),
   ],

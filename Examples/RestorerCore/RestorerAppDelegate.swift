@@ -15,6 +15,9 @@ public final class RestorerAppDelegate: ApplicationDelegate {
   public let countryList: CountryList
   /// The user's settings (the "Amazing" switch).
   public let userSettings: any UserSettings
+  /// Runs at the end of restoration, before it completes; the demo's
+  /// `--crash-during-restore` crashes here to show the crash guard at work.
+  public var restorationDidDecode: (() -> Void)?
 
   /// Creates the delegate.
   ///
@@ -101,6 +104,13 @@ public final class RestorerAppDelegate: ApplicationDelegate {
     _ application: Application,
     shouldRestoreApplicationState coder: StateDecoder
   ) -> Bool { true }
+
+  /// Runs ``restorationDidDecode``.
+  public func application(
+    _ application: Application, didDecodeRestorableStateWith coder: StateDecoder
+  ) {
+    restorationDidDecode?()
+  }
 
   /// The tab bar controller of the first window.
   public static func tabBarController(of application: Application) -> TabBarController? {

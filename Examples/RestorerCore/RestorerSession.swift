@@ -80,7 +80,7 @@ public final class RestorerSession {
       if let note = notes.first { text += "; \(note)" }
       return text + "."
     case .discarded(let reason):
-      return "Started fresh: the saved state was discarded \(reason)."
+      return "Fresh start: state discarded \(reason)."
     case .vetoedByDelegate:
       return "Started fresh: the app declined to restore."
     }
@@ -379,8 +379,11 @@ public final class RestorerSession {
     let links = page.links.enumerated().map { index, link in
       index == controller.focusedLink ? ">\(link.title)<" : " \(link.title) "
     }
+    var history: [String] = []
+    if web.canGoBack { history.append("b: back") }
+    if web.canGoForward { history.append("f: forward") }
     var lines = [
-      " \(page.title)   (\(web.canGoBack ? "b back" : "      ")  \(web.canGoForward ? "f forward" : ""))",
+      " \(page.title)" + (history.isEmpty ? "" : "   (" + history.joined(separator: ", ") + ")"),
       " Links: " + links.joined(separator: " "),
     ]
     let first = Int(web.contentOffset.y.rounded(.down))
@@ -397,7 +400,7 @@ public final class RestorerSession {
     case is CountryViewController: return " Esc/Backspace back  \(common)"
     case is SettingsViewController: return " Up/Down move  Enter toggle/press  \(common)"
     case is WebViewController:
-      return " Up/Dn scroll Tab link Enter open b/f back/fwd +/- zoom Esc back  \(common)"
+      return " Up/Down scroll  Tab link  Enter follow  b/f back/fwd  +/- zoom  Esc back"
     default: return " \(common)"
     }
   }

@@ -149,6 +149,8 @@ public final class Application {
     }
     delegate.applicationWillFinishLaunching(self)
     if let bytes = try? engine.store.read(.snapshot, maxSize: 1 << 20) {
+      // A snapshot is shown once: the next background writes a new one.
+      try? engine.store.remove(.snapshot)
       let snapshot = String(decoding: bytes, as: UTF8.self)
       launchSnapshot = snapshot
       snapshotPresenter?(snapshot)

@@ -1,6 +1,7 @@
 import ArchiveInspection
 import Foundation
 import StateRestoration
+import TestSupport
 import Testing
 
 /// Runs the built `restoration-archive-tool` as a process, as a user would.

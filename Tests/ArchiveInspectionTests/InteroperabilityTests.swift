@@ -1,6 +1,7 @@
 import ArchiveInspection
 import Foundation
 import StateRestoration
+import TestSupport
 import Testing
 
 /// Checks what the tool prints against other readers of the same file: Python's `plistlib` and

@@ -1,6 +1,7 @@
 import ArchiveInspection
 import Foundation
 import StateRestoration
+import TestSupport
 import Testing
 
 @Suite struct PathsTests {

@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestSupport
 import Testing
 
 @Suite struct FileStoreTests {

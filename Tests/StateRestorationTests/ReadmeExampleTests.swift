@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import TestSupport
 import Testing
 
 // The README's example, verbatim apart from the temporary folder, so that it keeps compiling

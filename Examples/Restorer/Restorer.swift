@@ -1,0 +1,332 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RestorerCore
+import StateRestoration
+import StateRestorationUI
+
+@main
+struct Restorer: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "restorer",
+    abstract: "The Restorer app from the seeds, in a terminal, restored across real process kills.",
+    discussion: """
+      A tab bar with Countries (a list of about 250 countries; Enter opens a country's capital)
+      and Settings (an "Amazing" switch kept in a settings file, and a "Push Me!" button that
+      opens a web view). The keys of an iOS device:
+
+        h          Home button: the app moves to the background, its state is preserved, and
+                   the process exits, as iOS kills a suspended app. Run restorer again: the
+                   same screen comes back. SIGTERM, SIGHUP and Ctrl-C do the same.
+        Q          Force quit from the app switcher: the saved state is deleted.
+        1 2        Select the Countries or Settings tab.
+        Up Down PgUp PgDn Home End
+                   Move through the list, scroll a page.
+        Enter      Open the country, toggle the switch, press the button, follow a link.
+        Esc Backspace
+                   Go back.
+        Tab b f + -
+                   In the web view: next link, back, forward, zoom in, zoom out.
+
+      The saved state lives in --state-dir, under `Saved Application State/com.example.Restorer.savedState/`;
+      inspect it with `restoration-archive-tool dump`.
+      """
+  )
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Where the app keeps its saved state and settings.",
+      discussion:
+        "Default: $XDG_STATE_HOME/swift-state-restoration, or ~/.local/state/swift-state-restoration.",
+      valueName: "folder"
+    )
+  )
+  var stateDir: String?
+
+  @Flag(name: .long, help: "Delete the saved state (not the settings) before launching.")
+  var reset = false
+
+  @Flag(name: .long, help: "Keep the saved state in every case: force quits, crashes, restores.")
+  var developerMode = false
+
+  @Flag(
+    name: .long,
+    help: "Write the restoration debug log (UIKit's messages and timings) to a file, named on exit."
+  )
+  var debugLogging = false
+
+  @Flag(
+    name: .long,
+    help:
+      "Crash at the end of restoration, to show the crash guard: after two such launches the third starts fresh."
+  )
+  var crashDuringRestore = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Run without a terminal: press these keys, print the screen, and exit.",
+      discussion: "Words: \(KeyScript.wordHelp). Example: --keys \"down*50 enter h\".",
+      valueName: "keys"
+    )
+  )
+  var keys: String?
+
+  @Option(name: .long, help: "The screen width with --keys.")
+  var width = 80
+
+  @Option(name: .long, help: "The screen height with --keys.")
+  var height = 24
+
+  static let bundleIdentifier = "com.example.Restorer"
+
+  func validate() throws {
+    guard width >= RestorerSession.minimumSize.width, height >= RestorerSession.minimumSize.height
+    else {
+      throw ValidationError(
+        "--width and --height must be at least \(RestorerSession.minimumSize.width) and \(RestorerSession.minimumSize.height)."
+      )
+    }
+    if let keys {
+      do {
+        _ = try KeyScript.parse(keys)
+      } catch {
+        throw ValidationError("--keys: \(error)")
+      }
+    }
+  }
+
+  func run() throws {
+    if keys == nil, !Terminal.isInteractive {
+      printError(
+        "restorer: standard input or output is not a terminal. Run it in a terminal, or drive it with --keys \"...\" (see --help)."
+      )
+      throw ExitCode(2)
+    }
+    let stateRoot = resolvedStateDirectory()
+    let logFile = debugLogging ? "\(stateRoot)/restorer-debug.log" : nil
+    let logger = makeLogger(file: logFile)
+    let store: FileArchiveStore
+    let countries: CountryList
+    do {
+      try FileManager.default.createDirectory(atPath: stateRoot, withIntermediateDirectories: true)
+      store = try FileArchiveStore(stateRoot: stateRoot, bundleIdentifier: Self.bundleIdentifier)
+      countries = try CountryList.bundled()
+    } catch {
+      printError("restorer: \(error)")
+      throw ExitCode(1)
+    }
+
+    let delegate = RestorerAppDelegate(
+      countryList: countries,
+      userSettings: FileUserSettings(
+        path: "\(stateRoot)/Preferences/\(Self.bundleIdentifier).plist")
+    )
+    let application = Application(
+      delegate: delegate,
+      applicationInfo: ApplicationInfo(
+        bundleIdentifier: Self.bundleIdentifier,
+        bundleVersion: "1.0",
+        userInterfaceIdiom: "terminal"
+      ),
+      store: store,
+      mainStoryboard: RestorerAppDelegate.makeStoryboard(),
+      settings: RestorationSettings.fromEnvironment(
+        developerMode: developerMode, debugLogging: debugLogging),
+      logger: logger
+    )
+    if reset {
+      application.engine.deleteArchive()
+    }
+
+    if let keys {
+      try runScripted(application, delegate: delegate, keys: keys, store: store, logFile: logFile)
+    } else {
+      try runInteractive(application, delegate: delegate, store: store, logFile: logFile)
+    }
+  }
+
+  // MARK: - Interactive
+
+  private func runInteractive(
+    _ application: Application,
+    delegate: RestorerAppDelegate,
+    store: FileArchiveStore,
+    logFile: String?
+  ) throws {
+    let terminal = Terminal()
+    do {
+      try terminal.enter()
+    } catch {
+      printError("restorer: \(error)")
+      throw ExitCode(1)
+    }
+    var size = terminal.size
+    application.snapshotPresenter = { snapshot in
+      // The last session's screen, as iOS shows the snapshot while the app restores.
+      var lines = snapshot.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      lines = Array(lines.prefix(size.height))
+      if !lines.isEmpty { lines[lines.count - 1] = "  Restoring the saved state..." }
+      terminal.draw(
+        lines.map { $0.padding(toLength: size.width, withPad: " ", startingAt: 0) }, highlighted: []
+      )
+      sleep(milliseconds: 600)
+    }
+    if crashDuringRestore {
+      delegate.restorationDidDecode = {
+        terminal.leave()
+        printError("restorer: crashing during restoration, as asked by --crash-during-restore")
+        abort()
+      }
+    }
+    application.launch()
+    let session = RestorerSession(application: application, width: size.width, height: size.height)
+    application.snapshotProvider = { [unowned session] in session.render().text }
+
+    var decoder = KeyDecoder()
+    redraw(session, terminal)
+    loop: while true {
+      switch terminal.nextEvent() {
+      case .input(let bytes):
+        let keys = decoder.decode(bytes, isEndOfInput: !terminal.hasInput(within: 25))
+        for key in keys {
+          switch session.handle(key) {
+          case .none: continue
+          case .home:
+            terminal.leave()
+            goHome(application, store: store, logFile: logFile)
+            return
+          case .forceQuit:
+            terminal.leave()
+            forceQuit(application, logFile: logFile)
+            return
+          }
+        }
+        redraw(session, terminal)
+      case .resize:
+        size = terminal.size
+        session.resize(width: size.width, height: size.height)
+        redraw(session, terminal)
+      case .terminate, .endOfInput:
+        break loop
+      }
+    }
+    // The system asked the app to go (SIGTERM or SIGHUP), or the terminal went away.
+    terminal.leave()
+    goHome(application, store: store, logFile: logFile)
+  }
+
+  private func redraw(_ session: RestorerSession, _ terminal: Terminal) {
+    let frame = session.render()
+    terminal.draw(frame.lines, highlighted: frame.highlighted)
+  }
+
+  // MARK: - Scripted
+
+  private func runScripted(
+    _ application: Application,
+    delegate: RestorerAppDelegate,
+    keys script: String,
+    store: FileArchiveStore,
+    logFile: String?
+  ) throws {
+    let keys: [Key]
+    do {
+      keys = try KeyScript.parse(script)
+    } catch {
+      printError("restorer: --keys: \(error)")
+      throw ExitCode.validationFailure
+    }
+    application.snapshotPresenter = { snapshot in
+      print("Snapshot from the last session (shown while restoring):")
+      print(snapshot)
+      print("")
+    }
+    if crashDuringRestore {
+      delegate.restorationDidDecode = {
+        printError("restorer: crashing during restoration, as asked by --crash-during-restore")
+        abort()
+      }
+    }
+    application.launch()
+    let session = RestorerSession(application: application, width: width, height: height)
+    application.snapshotProvider = { [unowned session] in session.render().text }
+    for key in keys {
+      switch session.handle(key) {
+      case .none:
+        continue
+      case .home:
+        print(session.render().text)
+        goHome(application, store: store, logFile: logFile)
+        return
+      case .forceQuit:
+        print(session.render().text)
+        forceQuit(application, logFile: logFile)
+        return
+      }
+    }
+    print(session.render().text)
+    print("")
+    print(
+      "The keys ran out with the app in the foreground; it exits without preserving (end with h to preserve)."
+    )
+    printLogLocation(logFile)
+  }
+
+  // MARK: - Lifecycle
+
+  private func goHome(_ application: Application, store: FileArchiveStore, logFile: String?) {
+    let report = application.enterBackground()
+    application.terminate(.systemKillAfterBackground)
+    switch report?.outcome {
+    case .saved(let bytes):
+      print("Home: state preserved (\(bytes) bytes) in")
+      print("  \(store.path(of: .archive))")
+      print("The suspended app was then killed, as iOS does. Run restorer again to resume.")
+    case .failed(let error):
+      print("Home: preserving the state failed: \(error)")
+    case .notOptedIn, nil:
+      print("Home: nothing was preserved.")
+    }
+    printLogLocation(logFile)
+  }
+
+  private func forceQuit(_ application: Application, logFile: String?) {
+    // The app switcher shows apps that are in the background: the app moves there first (and
+    // preserves, as on iOS), then the user swipes it away.
+    application.enterBackground()
+    application.terminate(.userForceQuit)
+    if developerMode {
+      print("Force quit: developer mode is on, so the saved state was kept.")
+    } else {
+      print("Force quit from the app switcher: the saved state was deleted.")
+      print("The next launch starts fresh.")
+    }
+    printLogLocation(logFile)
+  }
+
+  private func printLogLocation(_ logFile: String?) {
+    if let logFile { print("Debug log: \(logFile)") }
+  }
+
+  // MARK: - Setup
+
+  private func resolvedStateDirectory() -> String {
+    if let stateDir { return stateDir }
+    let environment = ProcessInfo.processInfo.environment
+    if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+      return "\(xdg)/swift-state-restoration"
+    }
+    return "\(NSHomeDirectory())/.local/state/swift-state-restoration"
+  }
+
+  private func makeLogger(file: String?) -> Logger {
+    guard let file else {
+      // Nothing may write to the terminal while the app draws on it.
+      return Logger(label: "StateRestoration") { _ in SwiftLogNoOpLogHandler() }
+    }
+    let sink = LogFile(path: file)
+    return Logger(label: "StateRestoration") { label in FileLogHandler(label: label, file: sink) }
+  }
+}

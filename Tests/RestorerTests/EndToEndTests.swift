@@ -1,0 +1,176 @@
+import Foundation
+import RestorerCore
+import TestSupport
+import Testing
+
+/// Runs the built `restorer` against a private state folder.
+struct RestorerProcess {
+  let stateDirectory: URL
+
+  static func path() throws -> String {
+    try BuiltExecutable.path(named: "restorer", variable: "RESTORER")
+  }
+
+  /// Runs with `--keys`; the process exits when the keys run out or at `h`/`Q`.
+  func run(keys: String, _ extra: [String] = []) throws -> ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"  // the crash demonstration stays short
+    return try TestSupport.run(
+      Self.path(),
+      ["--state-dir", stateDirectory.path, "--keys", keys] + extra,
+      environment: environment
+    )
+  }
+
+  var archivePath: String {
+    stateDirectory.appendingPathComponent(
+      "Saved Application State/com.example.Restorer.savedState/data.data"
+    ).path
+  }
+}
+
+/// The country names in the bundled order, to read the screen against.
+func bundledCountryNames() throws -> [String] {
+  try CountryList.bundled().countries.map(\.name)
+}
+
+/// The keys that put row 50 at the top of an 18-line list with the cursor on row 52, then open
+/// that country.
+let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
+
+@Suite(.serialized) struct ScriptedEndToEndTests {
+  @Test func countryDetailAndListPositionSurviveRealProcessKills() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    let names = try bundledCountryNames()
+    let capital = try #require(
+      try CountryList.bundled().countries.first { $0.name == names[52] }?.capital)
+
+    let first = try app.run(keys: "\(openRow52WithRow50AtTheTop) h")
+    #expect(first.status == 0, "\(first.standardError)")
+    #expect(first.standardOutput.contains("Home: state preserved"))
+    #expect(FileManager.default.fileExists(atPath: app.archivePath))
+
+    // A new process: same tab, same detail, same capital; Home again to keep the state.
+    let second = try app.run(keys: "h")
+    #expect(second.standardOutput.contains("Snapshot from the last session"))
+    #expect(second.standardOutput.contains("[1 Countries]"))
+    #expect(second.standardOutput.contains("Country:  \(names[52])"))
+    #expect(second.standardOutput.contains("Capital:  \(capital)"))
+    #expect(second.standardOutput.contains("Restored "))
+
+    // Back: row 50 at the top, row 52 selected.
+    let third = try app.run(keys: "esc")
+    let lines = third.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(
+      String.init)
+    // The last frame printed (the snapshot of the last session comes first).
+    let frameStart = try #require(lines.lastIndex { $0.hasPrefix(" Restorer") })
+    let listTop = lines[frameStart + 3]
+    #expect(listTop.hasSuffix(names[50]))
+    #expect(lines[frameStart + 5] == " >* \(names[52])")
+    #expect(lines[frameStart + 1].contains("rows 51-68 of \(names.count)"))
+  }
+
+  @Test func webViewPageScrollAndHistorySurvive() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    // Settings, Push Me!, follow the second link, scroll 6 lines, zoom in, Home.
+    let first = try app.run(keys: "2 down enter tab enter down*6 + h")
+    #expect(first.status == 0, "\(first.standardError)")
+
+    let second = try app.run(keys: "h")
+    #expect(second.standardOutput.contains(" Restoration Classes   (b: back)"))
+    #expect(second.standardOutput.contains("zoom 125%"))
+    #expect(second.standardOutput.contains("   Paragraph 5: the restored page"))
+    #expect(!second.standardOutput.contains("   Paragraph 4: the restored page"))
+
+    let third = try app.run(keys: "b")
+    #expect(third.standardOutput.contains(" Restorer   (f: forward)"))
+  }
+
+  @Test func forceQuitStartsFreshAndDeveloperModeKeepsTheState() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    _ = try app.run(keys: "down*3 enter Q")
+    #expect(!FileManager.default.fileExists(atPath: app.archivePath))
+    let next = try app.run(keys: "")
+    #expect(next.standardOutput.contains("Fresh start: state discarded after a force quit."))
+
+    _ = try app.run(keys: "down*3 enter Q", ["--developer-mode"])
+    #expect(FileManager.default.fileExists(atPath: app.archivePath))
+    let kept = try app.run(keys: "", ["--developer-mode"])
+    #expect(kept.standardOutput.contains("Country:  Algeria"))
+  }
+
+  @Test func twoCrashesDuringRestorationThenAFreshStartThatSaysWhy() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    _ = try app.run(keys: "down*3 enter h")
+    for _ in 0..<2 {
+      let crash = try app.run(keys: "", ["--crash-during-restore"])
+      #expect(crash.wasSignaled)
+      #expect(crash.status == SIGABRT)
+      #expect(crash.standardError.contains("crashing during restoration"))
+      #expect(FileManager.default.fileExists(atPath: app.archivePath))
+    }
+    let third = try app.run(keys: "")
+    #expect(third.status == 0)
+    #expect(
+      third.standardOutput.contains(
+        "Fresh start: state discarded after crashes during restoration on 2 launches."
+      )
+    )
+    #expect(!third.standardOutput.contains("Country:"))
+    #expect(!FileManager.default.fileExists(atPath: app.archivePath))
+  }
+
+  @Test func debugLogGoesToAFileNamedOnExit() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    _ = try app.run(keys: "down enter h")
+    let result = try app.run(keys: "h", ["--debug-logging"])
+    let logPath = folder.appendingPathComponent("restorer-debug.log").path
+    #expect(result.standardOutput.contains("Debug log: \(logPath)"))
+    let log = try String(contentsOfFile: logPath, encoding: .utf8)
+    #expect(
+      log.contains("State restoration archive was saved with major version 1, minor version 0."))
+    #expect(log.contains("Root restoration identifier paths are ("))
+    #expect(log.contains("Restoration phase 'decodeState' took"))
+  }
+
+  @Test func resetDeletesTheSavedStateButNotTheSettings() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    _ = try app.run(keys: "2 enter 1 down enter h")  // Amazing off, then a country open
+    let reset = try app.run(keys: "", ["--reset"])
+    #expect(reset.standardOutput.contains("Started fresh: nothing was saved."))
+    #expect(!reset.standardOutput.contains("Country:"))
+    let settings = try app.run(keys: "2")
+    #expect(settings.standardOutput.contains("Amazing            [OFF]"))
+  }
+
+  @Test func withoutATerminalItSaysHowToDriveIt() throws {
+    let result = try TestSupport.run(
+      RestorerProcess.path(), ["--state-dir", "/tmp/unused-\(UUID())"])
+    #expect(result.status == 2)
+    #expect(result.standardError.contains("not a terminal"))
+    #expect(result.standardError.contains("--keys"))
+    #expect(result.standardOutput.isEmpty)
+  }
+
+  @Test func badOptionsAreOneClearLine() throws {
+    let result = try TestSupport.run(RestorerProcess.path(), ["--keys", "down fly"])
+    #expect(result.status != 0)
+    #expect(result.standardError.contains("'fly' is not a key"))
+    let help = try TestSupport.run(RestorerProcess.path(), ["--help"])
+    #expect(help.status == 0)
+    #expect(help.standardOutput.contains("Home button"))
+    #expect(help.standardOutput.contains("--crash-during-restore"))
+  }
+}

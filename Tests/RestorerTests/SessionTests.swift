@@ -1,0 +1,142 @@
+import Foundation
+import RestorerCore
+import StateRestoration
+import StateRestorationTesting
+import StateRestorationUI
+import TestSupport
+import Testing
+
+@Suite struct KeyTests {
+  @Test func decoderReadsEscapeSequencesControlBytesAndUTF8() {
+    var decoder = KeyDecoder()
+    let bytes = Array("\u{1B}[A\u{1B}[B\u{1B}[5~\u{1B}[6~\u{1B}OH\u{1B}[F\r\u{7F}\tQé".utf8)
+    #expect(
+      decoder.decode(bytes) == [
+        .up, .down, .pageUp, .pageDown, .home, .end, .enter, .backspace, .tab, .character("Q"),
+        .character("é"),
+      ]
+    )
+    #expect(decoder.decode([0x1B]) == [.escape])
+    #expect(decoder.decode([0x03]) == [.interrupt])
+  }
+
+  @Test func sequencesSplitAcrossReadsAreJoined() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x1B, UInt8(ascii: "[")], isEndOfInput: false) == [])
+    #expect(decoder.decode([UInt8(ascii: "6")], isEndOfInput: false) == [])
+    #expect(
+      decoder.decode([UInt8(ascii: "~"), UInt8(ascii: "h")]) == [.pageDown, .character("h")])
+    // Unknown sequences are skipped, not typed as characters.
+    #expect(decoder.decode(Array("\u{1B}[99Zx".utf8)) == [.character("x")])
+  }
+
+  @Test func keyScriptsExpandRepeatsAndRejectUnknownWords() throws {
+    #expect(
+      try KeyScript.parse("down*3 enter, 2 h") == [
+        .down, .down, .down, .enter, .character("2"), .character("h"),
+      ])
+    #expect(
+      try KeyScript.parse("space esc bs pgdn") == [.character(" "), .escape, .backspace, .pageDown])
+    #expect(try KeyScript.parse("") == [])
+    let error = #expect(throws: KeyScriptError.self) { try KeyScript.parse("down jump") }
+    #expect(error?.word == "jump")
+    #expect(throws: KeyScriptError.self) { try KeyScript.parse("down*0") }
+  }
+}
+
+@Suite struct SessionTests {
+  private func makeHarness() throws -> ApplicationHarness {
+    let countries = try CountryList.bundled().countries
+    return ApplicationHarness(makeMainStoryboard: RestorerAppDelegate.makeStoryboard) {
+      RestorerAppDelegate(countryList: CountryList(countries: countries))
+    }
+  }
+
+  private func press(_ session: RestorerSession, _ script: String) throws {
+    for key in try KeyScript.parse(script) { session.handle(key) }
+  }
+
+  @Test func drawsTheListAndMovesTheCursorWithTheScroll() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 60, height: 12)
+    var frame = session.render()
+    #expect(frame.lines.count == 12)
+    #expect(frame.lines.allSatisfy { $0.count == 60 })
+    #expect(frame.lines[0].contains("[1 Countries]"))
+    #expect(frame.lines[3].hasPrefix(" >  Afghanistan"))
+    #expect(frame.highlighted == [3])
+    #expect(
+      frame.lines[10]
+        == "Started fresh: nothing was saved.".padding(toLength: 60, withPad: " ", startingAt: 0))
+
+    try press(session, "down*10")  // 6 content lines: the list scrolls with the cursor
+    frame = session.render()
+    #expect(frame.lines[1].contains("rows 6-11 of 252"))
+    #expect(frame.lines[8].hasPrefix(" >  "))
+    try press(session, "enter")
+    frame = session.render()
+    #expect(frame.lines[1].hasPrefix(" < Countries   Capital"))
+    #expect(frame.text.contains("Capital:  Buenos Aires"))
+    try press(session, "esc")
+    #expect(session.render().lines[8].hasPrefix(" >* Argentina"))
+  }
+
+  @Test func settingsSwitchAndPushMeAndTheWebView() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let delegate = try #require(harness.application.delegate as? RestorerAppDelegate)
+    let session = RestorerSession(application: harness.application, width: 80, height: 24)
+    try press(session, "2 enter")
+    #expect(delegate.userSettings.isAmazing == false)
+    #expect(session.render().text.contains("Amazing            [OFF]"))
+    try press(session, "down enter")
+    #expect(session.visibleController is WebViewController)
+    try press(session, "tab enter down*4 + +")
+    let frame = session.render()
+    #expect(frame.lines[3].hasPrefix(" Restoration Classes   (b: back)"))
+    #expect(frame.lines[1].contains("zoom 156%"))
+    #expect(frame.lines[5].contains("Paragraph 3"))
+    try press(session, "b")
+    #expect(session.render().lines[3].hasPrefix(" Restorer   (f: forward)"))
+  }
+
+  @Test func lifecycleKeysAreReportedToTheHost() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application)
+    #expect(session.handle(.character("h")) == .home)
+    #expect(session.handle(.interrupt) == .home)
+    #expect(session.handle(.character("Q")) == .forceQuit)
+    #expect(session.handle(.character("x")) == .none)
+  }
+
+  @Test func tooSmallTerminalSaysSo() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 30, height: 5)
+    #expect(session.render().lines[0].hasPrefix("Terminal too small: need 40x10"))
+  }
+
+  @Test func launchStatusNamesWhyTheAppStartedFresh() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    RestorerSession(application: harness.application).handle(.down)
+    let restart = harness.forceQuitAndRelaunch()
+    let session = RestorerSession(application: restart.application)
+    #expect(session.status == "Fresh start: state discarded after a force quit.")
+  }
+
+  @Test func settingsFileKeepsTheSwitchOutsideTheArchive() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("Preferences/com.example.Restorer.plist").path
+    let settings = FileUserSettings(path: path)
+    #expect(settings.isAmazing)  // the seed's registered default
+    settings.isAmazing = false
+    #expect(FileUserSettings(path: path).isAmazing == false)
+    // A damaged file gives the default instead of a crash.
+    try Data("not a plist".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(FileUserSettings(path: path).isAmazing)
+  }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import RestorerCore
+import TestSupport
+import Testing
+
+/// A private tmux server running one program in a real pseudo-terminal.
+final class TmuxTerminal {
+  static let executable = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  private let socket = "restorer-tests-\(UUID().uuidString.prefix(8))"
+  private let configuration: URL
+  private let session = "app"
+
+  init() throws {
+    configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
+    // Keep the pane after the program exits, so its last words can be read.
+    try Data("set -g remain-on-exit on\nset -g default-terminal xterm-256color\n".utf8)
+      .write(to: configuration)
+  }
+
+  deinit {
+    _ = try? tmux(["kill-server"], discardingOutput: true)
+    try? FileManager.default.removeItem(at: configuration)
+  }
+
+  @discardableResult
+  private func tmux(_ arguments: [String], discardingOutput: Bool = false) throws -> ProcessResult {
+    guard let executable = Self.executable else {
+      throw MissingExecutable(name: "tmux", searched: [])
+    }
+    return try TestSupport.run(
+      executable,
+      ["-L", socket, "-f", configuration.path] + arguments,
+      discardingOutput: discardingOutput
+    )
+  }
+
+  /// Starts a program in a new window of the given size; the program is run directly, not
+  /// through a shell, so the pane's process is the program itself.
+  func start(_ command: [String], width: Int = 80, height: Int = 24) throws {
+    if (try? tmux(["has-session", "-t", session]))?.status == 0 {
+      try tmux(["kill-session", "-t", session], discardingOutput: true)
+    }
+    // The first command starts the tmux server, which keeps its output open: not captured.
+    let result = try tmux(
+      ["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "--"] + command,
+      discardingOutput: true
+    )
+    #expect(result.status == 0)
+  }
+
+  /// Types keys, in tmux's names (`Down`, `Enter`, `Escape`) or as literal characters.
+  func send(_ keys: [String]) throws {
+    try tmux(["send-keys", "-t", session] + keys)
+  }
+
+  /// The screen's text, with the lines that scrolled off its top (the alternate screen the
+  /// app draws on has no history, so while it runs this is exactly the screen).
+  func screen() throws -> String {
+    try tmux(["capture-pane", "-p", "-S", "-", "-t", session]).standardOutput
+  }
+
+  /// Waits until the screen shows `text`, and returns the screen.
+  @discardableResult
+  func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    var last = ""
+    while Date() < deadline {
+      last = try screen()
+      if last.contains(text) { return last }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    Issue.record("timed out waiting for \(String(reflecting: text)); the screen shows:\n\(last)")
+    return last
+  }
+
+  /// The process running in the pane.
+  func processID() throws -> Int32 {
+    let output = try tmux(["list-panes", "-t", session, "-F", "#{pane_pid}"]).standardOutput
+    return Int32(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+  }
+
+  /// Whether the program in the pane has exited.
+  func hasExited() throws -> Bool {
+    try tmux(["list-panes", "-t", session, "-F", "#{pane_dead}"]).standardOutput.hasPrefix("1")
+  }
+
+  /// Resizes the window.
+  func resize(width: Int, height: Int) throws {
+    try tmux(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+  }
+}
+
+private let tmuxAvailable = TmuxTerminal.executable != nil
+
+@Suite(.serialized, .enabled(if: tmuxAvailable, "tmux is not installed (.ci/run installs it)"))
+struct TerminalEndToEndTests {
+  private func command(_ folder: URL, _ extra: [String] = []) throws -> [String] {
+    [try RestorerProcess.path(), "--state-dir", folder.path] + extra
+  }
+
+  private func down(_ count: Int) -> [String] { Array(repeating: "Down", count: count) }
+
+  @Test func countriesDetailAndListComeBackInARealTerminal() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let names = try bundledCountryNames()
+    let terminal = try TmuxTerminal()
+
+    try terminal.start(try command(folder))
+    try terminal.waitFor("Started fresh: nothing was saved.")
+    try terminal.send(down(67) + Array(repeating: "Up", count: 15))
+    try terminal.waitFor("rows 51-68 of \(names.count)")
+    try terminal.send(["Enter"])
+    try terminal.waitFor("Country:  \(names[52])")
+    try terminal.send(["h"])
+    let afterHome = try terminal.waitFor("Home: state preserved")
+    // The app left the alternate screen: only the exit message remains.
+    #expect(!afterHome.contains("Country:"))
+    #expect(try terminal.hasExited())
+
+    try terminal.start(try command(folder))
+    let restored = try terminal.waitFor("Restored ")
+    #expect(restored.contains("[1 Countries]"))
+    #expect(restored.contains("Country:  \(names[52])"))
+    try terminal.send(["Escape"])
+    let list = try terminal.waitFor("rows 51-68 of \(names.count)")
+    let lines = list.split(separator: "\n").map(String.init)
+    #expect(lines[3] == "    \(names[50])")
+    #expect(lines[5] == " >* \(names[52])")
+    try terminal.send(["Q"])
+    try terminal.waitFor("Force quit")
+  }
+
+  @Test func webPageComesBackAfterSIGTERMLikeHome() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder))
+    try terminal.waitFor("Started fresh")
+    try terminal.send(["2", "Down", "Enter"])
+    try terminal.waitFor("Links: >State Preservation<")
+    try terminal.send(["Tab", "Enter"])
+    try terminal.waitFor(" Restoration Classes   (b: back)")
+    try terminal.send(down(6))
+    try terminal.waitFor("   Paragraph 5:")
+    // The system asks the app to go: SIGTERM does what the Home button does.
+    kill(try terminal.processID(), SIGTERM)
+    try terminal.waitFor("Home: state preserved")
+
+    try terminal.start(try command(folder))
+    let restored = try terminal.waitFor("Restored ")
+    #expect(restored.contains(" Restoration Classes   (b: back)"))
+    #expect(restored.split(separator: "\n")[5].hasPrefix("   Paragraph 5:"))
+    try terminal.send(["b"])
+    try terminal.waitFor(" Restorer   (f: forward)")
+    try terminal.send(["h"])
+    try terminal.waitFor("Home: state preserved")
+  }
+
+  @Test func forceQuitStartsFresh() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder))
+    try terminal.waitFor("Started fresh")
+    try terminal.send(["Down", "Enter"])
+    try terminal.waitFor("Country:")
+    try terminal.send(["Q"])
+    try terminal.waitFor("the saved state was deleted")
+    try terminal.start(try command(folder))
+    try terminal.waitFor("Fresh start: state discarded after a force quit.")
+  }
+
+  @Test func crashGuardOverTwoCrashingLaunches() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder))
+    try terminal.waitFor("Started fresh")
+    try terminal.send(["Down", "Enter", "h"])
+    try terminal.waitFor("Home: state preserved")
+    for _ in 0..<2 {
+      try terminal.start(try command(folder, ["--crash-during-restore"]))
+      let crashed = try terminal.waitFor("crashing during restoration")
+      // The terminal was restored before the crash: the message is on the normal screen.
+      #expect(!crashed.contains("[1 Countries]"))
+    }
+    try terminal.start(try command(folder))
+    try terminal.waitFor(
+      "Fresh start: state discarded after crashes during restoration on 2 launches.")
+  }
+
+  @Test func resizingRedrawsAtTheNewSize() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder), width: 80, height: 24)
+    try terminal.waitFor("rows 1-18 of")
+    try terminal.resize(width: 100, height: 30)
+    try terminal.waitFor("rows 1-24 of")
+    try terminal.resize(width: 30, height: 8)
+    try terminal.waitFor("Terminal too small")
+    try terminal.send(["h"])
+    try terminal.waitFor("Home: state preserved")
+  }
+}
