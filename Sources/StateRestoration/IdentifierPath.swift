@@ -19,9 +19,28 @@ public enum IdentifierPath {
   /// - Parameter component: The component.
   /// - Returns: True for `:[` digits `]:`.
   public static func isIndexComponent(_ component: some StringProtocol) -> Bool {
-    component.hasPrefix(":[") && component.hasSuffix("]:") && component.count > 4
-      && component.dropFirst(2).dropLast(2).allSatisfy(\.isASCII)
-      && component.dropFirst(2).dropLast(2).allSatisfy(\.isNumber)
+    // `:`, `[`, `]` and digits have no canonical equivalents, so comparing bytes gives the same
+    // answer as comparing characters, without the grapheme breaking that dominated restore time.
+    let utf8 = component.utf8
+    if let answer = utf8.withContiguousStorageIfAvailable({ isIndexComponent(bytes: $0) }) {
+      return answer
+    }
+    return isIndexComponent(bytes: Array(utf8)[...])
+  }
+
+  static func isIndexComponent<C: Collection<UInt8>>(bytes: C) -> Bool
+  where C.Index == Int {
+    let count = bytes.count
+    guard count > 4 else { return false }
+    let start = bytes.startIndex
+    let end = start + count
+    guard bytes[start] == colon, bytes[start + 1] == openBracket, bytes[end - 2] == closeBracket,
+      bytes[end - 1] == colon
+    else { return false }
+    for index in (start + 2)..<(end - 2) where !(zero...nine).contains(bytes[index]) {
+      return false
+    }
+    return true
   }
 
   /// Splits a path into its components, index components included, as restoration classes
@@ -30,7 +49,24 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The components.
   public static func components(of path: String) -> [String] {
-    path.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+    if let components = asciiBytes(
+      of: path,
+      { bytes in
+        var result: [String] = []
+        var start = 0
+        for index in 0..<bytes.count where bytes[index] == slash {
+          result.append(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+          start = index + 1
+        }
+        result.append(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+        return result
+      })
+    {
+      return components
+    }
+    return path.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
   }
 
   /// The path of the nearest ancestor: the path without its last identifier and the index
@@ -39,6 +75,10 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The parent path, or nil for a path with a single identifier.
   public static func parent(of path: String) -> String? {
+    if let end = asciiBytes(of: path, { parentEnd(in: $0) }) {
+      guard let end else { return nil }
+      return String(decoding: path.utf8.prefix(end), as: UTF8.self)
+    }
     var components = path.split(separator: separator, omittingEmptySubsequences: false)
     guard components.count > 1 else { return nil }
     components.removeLast()
@@ -47,11 +87,44 @@ public enum IdentifierPath {
     return components.joined(separator: String(separator))
   }
 
+  /// The length in bytes of the parent path's prefix of `bytes`, or nil for no parent.
+  static func parentEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let last = lastSlash(in: bytes, before: bytes.count) else { return nil }
+    // The component before the last identifier, if it is an index component, goes too.
+    let previous = lastSlash(in: bytes, before: last)
+    let componentStart = previous.map { $0 + 1 } ?? 0
+    guard isIndexComponent(bytes: bytes[componentStart..<last]) else { return last }
+    return previous
+  }
+
+  private static func lastSlash(in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> Int? {
+    var index = end - 1
+    while index >= 0 {
+      if bytes[index] == slash { return index }
+      index -= 1
+    }
+    return nil
+  }
+
   /// The number of identifier components in a path, index components not counted.
   ///
   /// - Parameter path: The path.
   /// - Returns: The depth; 1 for a root.
   public static func depth(of path: String) -> Int {
+    if let depth = asciiBytes(
+      of: path,
+      { bytes in
+        var depth = 0
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == slash {
+          if !isIndexComponent(bytes: bytes[start..<index]) { depth += 1 }
+          start = index + 1
+        }
+        return depth
+      })
+    {
+      return depth
+    }
     var depth = 0
     for component in path.split(separator: separator, omittingEmptySubsequences: false)
     where !isIndexComponent(component) {
@@ -59,6 +132,28 @@ public enum IdentifierPath {
     }
     return depth
   }
+
+  /// Runs `body` over the bytes of an all-ASCII path, or returns nil for any other path.
+  ///
+  /// Byte-wise splitting equals character-wise splitting only when no `/` can be followed by a
+  /// combining mark, which ASCII guarantees; other paths take the slower character route.
+  private static func asciiBytes<T>(
+    of path: String,
+    _ body: (UnsafeBufferPointer<UInt8>) -> T
+  ) -> T? {
+    var path = path
+    return path.withUTF8 { bytes in
+      for byte in bytes where byte >= 0x80 { return nil }
+      return body(bytes)
+    }
+  }
+
+  private static let slash = UInt8(ascii: "/")
+  private static let colon = UInt8(ascii: ":")
+  private static let openBracket = UInt8(ascii: "[")
+  private static let closeBracket = UInt8(ascii: "]")
+  private static let zero = UInt8(ascii: "0")
+  private static let nine = UInt8(ascii: "9")
 }
 
 /// Computes identifier paths by climbing from an object to its root, as UIKit's

@@ -34,7 +34,13 @@ public struct KeyedValues: Sendable, Hashable, Sequence {
   /// - Complexity: O(1) amortized above ``indexThreshold`` keys, otherwise a short linear scan.
   func position(of key: String) -> Int? {
     if let index { return index[key] }
-    return keys.firstIndex(of: key)
+    // Comparing lengths first skips String's general comparison for keys that cannot match;
+    // equal keys usually share their storage and compare equal on the first check inside `==`.
+    let length = key.utf8.count
+    for position in keys.indices where keys[position].utf8.count == length {
+      if keys[position] == key { return position }
+    }
+    return nil
   }
 
   /// The value for a key; setting nil removes the key.

@@ -183,7 +183,11 @@ extension URL: StateValueConvertible {
 
 extension Array: StateValueConvertible where Element: StateValueConvertible {
   /// The archived form of this value.
-  public var stateValue: StateValue { .array(map(\.stateValue)) }
+  public var stateValue: StateValue {
+    // A closure, not `\.stateValue`: a key path into a generic extension is instantiated at run
+    // time on every call, which cost more than the conversion itself.
+    .array(map { $0.stateValue })
+  }
 
   /// Creates an array when every archived element converts to `Element`.
   public init?(stateValue: StateValue) {
@@ -201,7 +205,7 @@ extension Array: StateValueConvertible where Element: StateValueConvertible {
 extension Dictionary: StateValueConvertible
 where Key == String, Value: StateValueConvertible {
   /// The archived form of this value.
-  public var stateValue: StateValue { .dictionary(mapValues(\.stateValue)) }
+  public var stateValue: StateValue { .dictionary(mapValues { $0.stateValue }) }
 
   /// Creates a dictionary when every archived value converts to `Value`.
   public init?(stateValue: StateValue) {
