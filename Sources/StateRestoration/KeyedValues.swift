@@ -16,6 +16,12 @@ public struct KeyedValues: Sendable, Hashable, Sequence {
   /// Creates an empty set of values.
   public init() {}
 
+  /// Creates an empty set of values with room for `capacity` keys.
+  init(reservingCapacity capacity: Int) {
+    keys.reserveCapacity(capacity)
+    values.reserveCapacity(capacity)
+  }
+
   /// Creates values from key-value pairs; a repeated key keeps its last value.
   ///
   /// - Parameter pairs: The pairs, in order.
