@@ -272,6 +272,8 @@ struct BinaryPropertyListReader {
   ///   - reference: The container.
   ///   - isDictionary: Whether a dictionary (keys, then values) is expected, else an array.
   /// - Returns: The element count, and the offset of the first reference.
+  /// - Throws: ``RestorationError`` for another type, a count above the limit, or references
+  ///   past the end of the object area.
   func containerSpan(
     _ reference: Int,
     isDictionary: Bool

@@ -14,8 +14,10 @@
 /// the bytes each object takes; the second writes the bytes, with the narrowest reference and
 /// offset widths, straight into a buffer of the exact final size.
 struct BinaryPropertyListWriter {
-  /// One object of the table. Payloads are plain values (strings and data live in side tables),
-  /// so building and walking the table does no reference counting.
+  /// One object of the table.
+  ///
+  /// Payloads are plain values (strings and data live in side tables), so building and walking
+  /// the table does no reference counting.
   private enum Object {
     case bool(Bool)
     case integer(Int64)
