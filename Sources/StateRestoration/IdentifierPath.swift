@@ -87,6 +87,14 @@ public enum IdentifierPath {
     return components.joined(separator: String(separator))
   }
 
+  /// The length in UTF-8 bytes of the parent path, which is a prefix of the path.
+  ///
+  /// - Returns: `.some(nil)` for a path without parent, nil when the path is not ASCII (then
+  ///   use ``parent(of:)``).
+  static func parentLength(of path: String) -> Int?? {
+    asciiBytes(of: path) { parentEnd(in: $0) }
+  }
+
   /// The length in bytes of the parent path's prefix of `bytes`, or nil for no parent.
   static func parentEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard let last = lastSlash(in: bytes, before: bytes.count) else { return nil }
@@ -164,9 +172,10 @@ public enum IdentifierPath {
 /// their archived path, which wins over the tree (UIKit's pointer-to-path table).
 struct IdentifierPathResolver {
   /// The prefix each visited object contributes to the paths below it.
-  private var prefixes: [ObjectIdentifier: String] = [:]
+  private var prefixes = IdentityMap<String>()
   /// Objects whose path is fixed, such as restored objects.
-  private var pinned: [ObjectIdentifier: String] = [:]
+  private var pinned = IdentityMap<String>()
+  private var hasPins = false
   /// Called with a description of each cycle found in a parent chain.
   var onCycle: ((String) -> Void)?
 
@@ -176,13 +185,14 @@ struct IdentifierPathResolver {
 
   /// Fixes the path of an object; paths of objects below it start from this path.
   mutating func pin(_ object: any StateRestoring, to path: String) {
+    hasPins = true
     pinned[ObjectIdentifier(object)] = path
     prefixes[ObjectIdentifier(object)] = path
   }
 
   /// The pinned path of an object, if any.
   func pinnedPath(of object: any StateRestoring) -> String? {
-    pinned[ObjectIdentifier(object)]
+    hasPins ? pinned[ObjectIdentifier(object)] : nil
   }
 
   /// Forgets memoized prefixes (not pins), after the tree changed.
@@ -192,7 +202,7 @@ struct IdentifierPathResolver {
 
   /// The identifier path of an object, or nil when its identifier is nil.
   mutating func path(of object: any StateRestoring) -> String? {
-    if let pinned = pinned[ObjectIdentifier(object)] { return pinned }
+    if hasPins, let pinned = pinned[ObjectIdentifier(object)] { return pinned }
     guard object.restorationIdentifier != nil else { return nil }
     return prefix(of: object)
   }
@@ -213,10 +223,20 @@ struct IdentifierPathResolver {
   private mutating func prefix(of object: any StateRestoring) -> String {
     if let known = prefixes[ObjectIdentifier(object)] { return known }
 
+    // Walking a tree top-down, the parent's prefix is almost always known already.
+    let link = Self.parentLink(of: object)
+    if link == nil || prefixes[ObjectIdentifier(link.unsafelyUnwrapped.parent)] != nil {
+      let base = link.flatMap { prefixes[ObjectIdentifier($0.parent)] } ?? ""
+      let result = Self.extend(base, index: link?.index, identifier: object.restorationIdentifier)
+      prefixes[ObjectIdentifier(object)] = result
+      return result
+    }
+
     // Climb until an object with a known prefix, a root, or a cycle; iterative so that a long
     // parent chain cannot overflow the stack.
     var chain: [(object: any StateRestoring, index: Int?)] = []
-    var onChain: Set<ObjectIdentifier> = []
+    var onChain: [ObjectIdentifier] = []
+    var onLongChain: Set<ObjectIdentifier> = []
     var current: any StateRestoring = object
     var base = ""
     while true {
@@ -225,7 +245,10 @@ struct IdentifierPathResolver {
         base = known
         break
       }
-      guard onChain.insert(id).inserted else {
+      // Chains are usually short (a few levels above the first memoized prefix), where a linear
+      // search is cheaper than hashing; a long chain switches to a set to stay linear.
+      let seen = onChain.count < 16 ? onChain.contains(id) : !onLongChain.insert(id).inserted
+      guard !seen else {
         // A cycle: the chain up to here is the partial path UIKit uses.
         onCycle?(
           "Cycle in the restoration parent chain of '\(object.restorationIdentifier ?? "?")'"
@@ -234,6 +257,10 @@ struct IdentifierPathResolver {
         // The object that closed the cycle becomes the top of the partial path.
         chain[chain.count - 1].index = nil
         break
+      }
+      if onChain.count < 16 {
+        onChain.append(id)
+        if onChain.count == 16 { onLongChain = Set(onChain) }
       }
       let link = Self.parentLink(of: current)
       chain.append((current, link?.index))
@@ -244,19 +271,29 @@ struct IdentifierPathResolver {
     // Walk back down, memoizing each object's prefix.
     var result = base
     for (node, index) in chain.reversed() {
-      if let index { Self.append(IdentifierPath.indexComponent(index), to: &result) }
-      if let identifier = node.restorationIdentifier { Self.append(identifier, to: &result) }
+      result = Self.extend(result, index: index, identifier: node.restorationIdentifier)
       prefixes[ObjectIdentifier(node)] = result
     }
     return result
   }
 
-  private static func append(_ component: String, to path: inout String) {
-    if path.isEmpty {
-      path = component
-    } else {
-      path.append(IdentifierPath.separator)
-      path.append(component)
+  /// A prefix followed by an index component and an identifier, each if present.
+  private static func extend(_ base: String, index: Int?, identifier: String?) -> String {
+    // One string of the final size: appending the components one by one, and the index through
+    // string interpolation, cost more than the rest of the walk.
+    var path = String()
+    path.reserveCapacity(base.utf8.count + (identifier?.utf8.count ?? 0) + 24)
+    path.append(base)
+    if let index {
+      if !path.isEmpty { path.append("/") }
+      path.append(":[")
+      path.append(String(index))
+      path.append("]:")
     }
+    if let identifier {
+      if !path.isEmpty { path.append("/") }
+      path.append(identifier)
+    }
+    return path
   }
 }

@@ -76,6 +76,11 @@ public struct KeyedValues: Sendable, Hashable, Sequence {
   }
 
   private mutating func append(_ key: String, _ value: StateValue) {
+    if keys.isEmpty {
+      // Coders hold a handful of keys: one allocation for eight instead of four as they grow.
+      keys.reserveCapacity(8)
+      values.reserveCapacity(8)
+    }
     keys.append(key)
     values.append(value)
     if index != nil {

@@ -69,6 +69,7 @@ struct StringTable {
   var count: Int { keys.count }
 
   /// The value for a key, if present.
+  @inline(__always)
   func value(for key: String) -> Int? {
     let hash = hashUTF8(key)
     guard let entry = find(key, hash: hash).entry else { return nil }
@@ -84,6 +85,7 @@ struct StringTable {
   }
 
   /// Finds a key; insert it with ``insert(_:_:at:)`` if absent, with no other insertion between.
+  @inline(__always)
   func lookUp(_ key: String) -> Lookup {
     let hash = hashUTF8(key)
     let (entry, slot) = find(key, hash: hash)
@@ -91,6 +93,7 @@ struct StringTable {
   }
 
   /// Inserts a key that ``lookUp(_:)`` did not find.
+  @inline(__always)
   mutating func insert(_ key: String, _ value: Int, at lookup: Lookup) {
     slots[lookup.slot] = Int32(truncatingIfNeeded: keys.count)
     keys.append(key)
@@ -108,6 +111,31 @@ struct StringTable {
     if let existing = lookup.value { return (existing, false) }
     insert(key, value, at: lookup)
     return (value, true)
+  }
+
+  /// The value for the key made of the first `length` UTF-8 bytes of `key`, if present.
+  ///
+  /// Looks up a prefix, such as a parent path, without making a string of it.
+  func value(forPrefix length: Int, of key: String) -> Int? {
+    var copy = key
+    return copy.withUTF8 { utf8 -> Int? in
+      guard length <= utf8.count else { return nil }
+      let prefix = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<length]))
+      let hash = hashBytes(prefix)
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while true {
+        let entry = Int(slots[slot])
+        if entry < 0 { return nil }
+        if hashes[entry] == hash {
+          var stored = keys[entry]
+          let equal = stored.withUTF8 { bytes in
+            bytes.count == length && UnsafeRawBufferPointer(bytes).elementsEqual(prefix)
+          }
+          if equal { return values[entry] }
+        }
+        slot = (slot + 1) & mask
+      }
+    }
   }
 
   @inline(__always)
@@ -212,4 +240,87 @@ extension ObjectIdentifier {
   /// The identity as a table key.
   @inline(__always)
   var tableKey: UInt64 { UInt64(UInt(bitPattern: self)) }
+}
+
+/// Maps object identities to values.
+struct IdentityMap<Value> {
+  private var slotKeys: [UInt]
+  private var slotValues: [Value?]
+  private(set) var count = 0
+  private var mask: Int
+
+  init(capacity: Int = 16) {
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    slotKeys = [UInt](repeating: 0, count: size)
+    slotValues = [Value?](repeating: nil, count: size)
+    mask = size - 1
+  }
+
+  @inline(__always)
+  private func slot(of key: UInt) -> (slot: Int, found: Bool) {
+    var slot = Int(truncatingIfNeeded: mixBits(UInt64(key))) & mask
+    while true {
+      let stored = slotKeys[slot]
+      if stored == key { return (slot, true) }
+      // Identities are never 0, so 0 marks an empty slot.
+      if stored == 0 { return (slot, false) }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// The value for an identity.
+  subscript(key: ObjectIdentifier) -> Value? {
+    get {
+      let (slot, found) = slot(of: UInt(bitPattern: key))
+      return found ? slotValues[slot] : nil
+    }
+    set {
+      guard let newValue else {
+        // Removal is not needed by the passes; keep the slot and forget the value.
+        let (slot, found) = slot(of: UInt(bitPattern: key))
+        if found { slotValues[slot] = nil }
+        return
+      }
+      let raw = UInt(bitPattern: key)
+      let (slot, found) = slot(of: raw)
+      slotValues[slot] = newValue
+      if !found {
+        slotKeys[slot] = raw
+        count += 1
+        if count * 2 > slotKeys.count { grow() }
+      }
+    }
+  }
+
+  /// Inserts a value for an identity unless one is present.
+  ///
+  /// - Returns: True if inserted.
+  @inline(__always)
+  mutating func insert(_ value: Value, for key: ObjectIdentifier) -> Bool {
+    let raw = UInt(bitPattern: key)
+    let (slot, found) = slot(of: raw)
+    if found, slotValues[slot] != nil { return false }
+    slotValues[slot] = value
+    if !found {
+      slotKeys[slot] = raw
+      count += 1
+      if count * 2 > slotKeys.count { grow() }
+    }
+    return true
+  }
+
+  private mutating func grow() {
+    let oldKeys = slotKeys
+    let oldValues = slotValues
+    let size = slotKeys.count * 2
+    slotKeys = [UInt](repeating: 0, count: size)
+    slotValues = [Value?](repeating: nil, count: size)
+    mask = size - 1
+    for index in oldKeys.indices where oldKeys[index] != 0 {
+      let (slot, _) = slot(of: oldKeys[index])
+      slotKeys[slot] = oldKeys[index]
+      slotValues[slot] = oldValues[index]
+    }
+  }
 }

@@ -12,8 +12,11 @@ final class PreservationPass: ReferenceEncoding {
   private var resolver: IdentifierPathResolver
 
   private var queue: [any StateRestoring] = []
-  private var enqueued: Set<ObjectIdentifier> = []
-  private var pathOwners: [String: ObjectIdentifier] = [:]
+  private var enqueued = IdentityMap<Bool>()
+  /// The object that owns each archived path, as its identity's bits.
+  private var pathOwners = StringTable()
+  /// The restoration class seen last, with its registered name: most objects share a handful.
+  private var lastRestorationClass: (type: ObjectIdentifier, name: String, registered: Bool)?
   private var records: [RestorationArchive.Record] = []
   private var depths: [Int] = []
   private(set) var issues: [PreservationReport.Issue] = []
@@ -49,7 +52,7 @@ final class PreservationPass: ReferenceEncoding {
   }
 
   private func enqueue(_ object: any StateRestoring) {
-    if enqueued.insert(ObjectIdentifier(object)).inserted {
+    if enqueued.insert(true, for: ObjectIdentifier(object)) {
       queue.append(object)
     }
   }
@@ -64,8 +67,9 @@ final class PreservationPass: ReferenceEncoding {
       }
       return
     }
-    let identity = ObjectIdentifier(object)
-    if let owner = pathOwners[path], owner != identity {
+    let identity = Int(bitPattern: UInt(bitPattern: ObjectIdentifier(object)))
+    let owner = pathOwners.insert(path, identity).value
+    if owner != identity {
       issue(
         .duplicatePath,
         path,
@@ -73,7 +77,6 @@ final class PreservationPass: ReferenceEncoding {
       )
       return
     }
-    pathOwners[path] = identity
 
     let coder = StateCoder(identifierPath: path, context: self)
     var thrown: (any Error)?
@@ -91,8 +94,18 @@ final class PreservationPass: ReferenceEncoding {
 
     var restorationClassName: String?
     if let type = object.objectRestorationClass {
-      restorationClassName = registry.name(of: type)
-      if !registry.isRegistered(type) {
+      let typeIdentity = ObjectIdentifier(type)
+      let registered: Bool
+      if let last = lastRestorationClass, last.type == typeIdentity {
+        restorationClassName = last.name
+        registered = last.registered
+      } else {
+        let name = registry.name(of: type)
+        registered = registry.isRegistered(type)
+        restorationClassName = name
+        lastRestorationClass = (typeIdentity, name, registered)
+      }
+      if !registered {
         issue(
           .restorationClassNotRegistered,
           path,

@@ -10,16 +10,17 @@ final class RestorationPass: ReferenceResolving {
   private let warn: (String) -> Void
 
   private var resolver: IdentifierPathResolver
-  /// Objects found or created, by archived path.
-  private var located: [String: any StateRestoring] = [:]
   /// Which archived path each located object was restored as.
-  private var locatedIdentities: [ObjectIdentifier: String] = [:]
-  /// Objects of the launch hierarchy, by their current identifier path.
-  private var existing: [String: any StateRestoring] = [:]
-  private var mapped: Set<ObjectIdentifier> = []
+  private var locatedIdentities = IdentityMap<String>()
+  /// Objects of the launch hierarchy, by their current identifier path: indices into
+  /// `existingObjects`.
+  private var existing = StringTable()
+  private var existingObjects: [any StateRestoring] = []
+  private var mapped = IdentityMap<Bool>()
 
   private var entries: [RestorationReport.Entry] = []
-  private var entryIndex: [String: Int] = [:]
+  /// The first entry of each archived path; the object located for a path is that entry's.
+  private var entryIndex = StringTable()
   private var coders: [StateDecoder?] = []
   private var objects: [(any StateRestoring)?] = []
   private(set) var warnings: [String] = []
@@ -68,9 +69,13 @@ final class RestorationPass: ReferenceResolving {
   private func mapSubtree(_ root: any StateRestoring) {
     var stack = [root]
     while let object = stack.popLast() {
-      guard mapped.insert(ObjectIdentifier(object)).inserted else { continue }
-      if let path = resolver.path(of: object), existing[path] == nil {
-        existing[path] = object
+      guard mapped.insert(true, for: ObjectIdentifier(object)) else { continue }
+      if let path = resolver.path(of: object) {
+        let lookup = existing.lookUp(path)
+        if lookup.value == nil {
+          existing.insert(path, existingObjects.count, at: lookup)
+          existingObjects.append(object)
+        }
       }
       if let node = object as? any RestorationNode {
         stack.append(contentsOf: node.restorationChildren.reversed())
@@ -83,6 +88,7 @@ final class RestorationPass: ReferenceResolving {
     entries.reserveCapacity(archive.records.count)
     coders.reserveCapacity(archive.records.count)
     objects.reserveCapacity(archive.records.count)
+    entryIndex = StringTable(capacity: archive.records.count)
     for (index, record) in archive.records.enumerated() {
       let decoder = StateDecoder(
         values: record.state, identifierPath: record.identifierPath, context: self)
@@ -95,7 +101,6 @@ final class RestorationPass: ReferenceResolving {
       )
       let found = locate(record, decoder: decoder, entry: &entry)
       if let found {
-        located[record.identifierPath] = found
         locatedIdentities[ObjectIdentifier(found)] = record.identifierPath
         resolver.pin(found, to: record.identifierPath)
         mapSubtree(found)
@@ -105,9 +110,7 @@ final class RestorationPass: ReferenceResolving {
       } else if case .skipped(let reason) = entry.status {
         debug("Skipping identifier path \(record.identifierPath): \(reason)")
       }
-      if entryIndex[record.identifierPath] == nil {
-        entryIndex[record.identifierPath] = entries.count
-      }
+      entryIndex.insert(record.identifierPath, entries.count)
       entries.append(entry)
       coders.append(found == nil ? nil : decoder)
       objects.append(found)
@@ -124,9 +127,9 @@ final class RestorationPass: ReferenceResolving {
       return nil
     }
     let path = record.identifierPath
-    if entryIndex[path] != nil { return skip(.duplicatePath) }
-    if let ancestor = nearestArchivedAncestor(of: path), located[ancestor] == nil {
-      return skip(.missingParent(ancestor))
+    if entryIndex.value(for: path) != nil { return skip(.duplicatePath) }
+    if let ancestor = nearestArchivedAncestor(of: path), objects[ancestor] == nil {
+      return skip(.missingParent(archive.records[ancestor].identifierPath))
     }
     let components = IdentifierPath.components(of: path)
 
@@ -148,8 +151,8 @@ final class RestorationPass: ReferenceResolving {
       {
         found = object
         entry.source = .delegate
-      } else if let object = existing[path] {
-        found = object
+      } else if let index = existing.value(for: path) {
+        found = existingObjects[index]
         entry.source = .existing
       } else if let storyboard = record.storyboard,
         let board = registry.storyboard(named: storyboard.name),
@@ -168,11 +171,22 @@ final class RestorationPass: ReferenceResolving {
     return object
   }
 
-  /// The closest proper ancestor path that has a record of its own.
-  private func nearestArchivedAncestor(of path: String) -> String? {
+  /// The entry of the closest proper ancestor path that has a record of its own.
+  private func nearestArchivedAncestor(of path: String) -> Int? {
+    // Parent paths are prefixes of the path: look them up in place rather than making a string
+    // per level.
+    if case .some(var length) = IdentifierPath.parentLength(of: path) {
+      while let prefix = length {
+        if let index = entryIndex.value(forPrefix: prefix, of: path) { return index }
+        length =
+          IdentifierPath.parentLength(
+            of: String(decoding: path.utf8.prefix(prefix), as: UTF8.self)) ?? nil
+      }
+      return nil
+    }
     var current = IdentifierPath.parent(of: path)
     while let candidate = current {
-      if entryIndex[candidate] != nil { return candidate }
+      if let index = entryIndex.value(for: candidate) { return index }
       current = IdentifierPath.parent(of: candidate)
     }
     return nil
@@ -185,8 +199,7 @@ final class RestorationPass: ReferenceResolving {
     for index in entries.indices {
       guard let object = objects[index], let coder = coders[index] else { continue }
       let record = archive.records[index]
-      let lineage = classNames.lineage(of: object)
-      guard lineage.contains(record.className) else {
+      guard classNames.object(object, isKindOf: record.className) else {
         entries[index].status = .skipped(
           .classMismatch(archived: record.className, found: classNames.name(of: object))
         )
@@ -221,12 +234,13 @@ final class RestorationPass: ReferenceResolving {
   // MARK: ReferenceResolving
 
   func resolveReference(_ path: String) -> (any StateRestoring)? {
-    located[path]
+    guard let index = entryIndex.value(for: path), index < objects.count else { return nil }
+    return objects[index]
   }
 
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?) {
     for path in paths {
-      guard let index = entryIndex[path] else { continue }
+      guard let index = entryIndex.value(for: path) else { continue }
       if entries[index].status == .restored {
         entries[index].status = .truncated(reason)
       }
