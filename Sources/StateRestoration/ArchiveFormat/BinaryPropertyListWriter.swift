@@ -148,9 +148,11 @@ struct BinaryPropertyListWriter {
       return add(uid: try resolve(path))
     case .array(let elements):
       let mark = scratch.count
-      for element in elements {
-        let child = try add(element, resolve: resolve)
-        scratch.append(child)
+      try elements.withUnsafeBufferPointer { (elements) throws(RestorationError) in
+        for index in elements.indices {
+          let child = try add(elements[index], resolve: resolve)
+          scratch.append(child)
+        }
       }
       return appendContainer(from: mark, isDictionary: false)
     case .dictionary(let entries):
@@ -173,10 +175,16 @@ struct BinaryPropertyListWriter {
     resolve: (String) throws(RestorationError) -> Int
   ) throws(RestorationError) -> Int {
     let mark = scratch.count
-    for key in values.keys { scratch.append(add(string: key)) }
-    for value in values.values {
-      let child = try add(value, resolve: resolve)
-      scratch.append(child)
+    // Elements are read through buffer pointers, which borrow them; iterating the arrays would
+    // copy each value and retain its payload.
+    values.keys.withUnsafeBufferPointer { keys in
+      for index in keys.indices { scratch.append(add(string: keys[index])) }
+    }
+    try values.values.withUnsafeBufferPointer { (values) throws(RestorationError) in
+      for index in values.indices {
+        let child = try add(values[index], resolve: resolve)
+        scratch.append(child)
+      }
     }
     return appendContainer(from: mark, isDictionary: true)
   }

@@ -67,78 +67,85 @@ extension RestorationArchive {
     let checksum = writer.addChecksumPlaceholder()
     let topLevelReference = try writer.addDictionary(topLevel, resolve: resolve)
 
-    // Field names, kinds and class names repeat in every record: look each up once.
-    var names: [String: Int] = [:]
-    func name(_ field: String) -> Int {
-      if let known = names[field] { return known }
-      let reference = writer.add(string: field)
-      names[field] = reference
-      return reference
-    }
-    let pathKey = name(ArchiveField.path)
-    let kindKey = name(ArchiveField.kind)
-    let classKey = name(ArchiveField.className)
-    let stateKey = name(ArchiveField.state)
-    var kindReferences: [RestorationKind: Int] = [:]
+    // Field names, kinds and class names repeat in every record: look each up once. (No nested
+    // functions here: capturing the writer would move it to the heap and check exclusivity on
+    // every access.)
+    let pathKey = writer.add(string: ArchiveField.path)
+    let kindKey = writer.add(string: ArchiveField.kind)
+    let classKey = writer.add(string: ArchiveField.className)
+    let stateKey = writer.add(string: ArchiveField.state)
+    var kindReferences: [Int?] = Array(repeating: nil, count: RestorationKind.allCases.count)
     var lastClass: (name: String, reference: Int)?
 
     var recordReferences: [Int] = []
     recordReferences.reserveCapacity(records.count)
     var keys: [Int] = []
     var values: [Int] = []
-    for record in records {
-      keys.removeAll(keepingCapacity: true)
-      values.removeAll(keepingCapacity: true)
-      func field(_ key: Int, _ value: Int) {
-        keys.append(key)
-        values.append(value)
-      }
-      field(pathKey, writer.add(string: record.identifierPath))
-      let kind: Int
-      if let known = kindReferences[record.kind] {
-        kind = known
-      } else {
-        kind = writer.add(string: record.kind.rawValue)
-        kindReferences[record.kind] = kind
-      }
-      field(kindKey, kind)
-      let className: Int
-      if let lastClass, lastClass.name == record.className {
-        className = lastClass.reference
-      } else {
-        className = writer.add(string: record.className)
-        lastClass = (record.className, className)
-      }
-      field(classKey, className)
-      if let restorationClass = record.restorationClassName {
-        field(name(ArchiveField.restorationClass), writer.add(string: restorationClass))
-      }
-      if let storyboard = record.storyboard {
-        field(name(ArchiveField.storyboard), writer.add(string: storyboard.name))
-        if let identifier = storyboard.identifier {
-          field(name(ArchiveField.storyboardIdentifier), writer.add(string: identifier))
+    // Records are read in place through a buffer pointer (`records[index].field`): binding each
+    // to a local, or reading it through the array's subscript, copies it, retaining and
+    // releasing its strings and arrays, which cost as much as writing it.
+    try records.withUnsafeBufferPointer { (records) throws(RestorationError) in
+      for index in records.indices {
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        keys.append(pathKey)
+        values.append(writer.add(string: records[index].identifierPath))
+        let kindSlot = records[index].kind.slot
+        let kind: Int
+        if let known = kindReferences[kindSlot] {
+          kind = known
+        } else {
+          kind = writer.add(string: records[index].kind.rawValue)
+          kindReferences[kindSlot] = kind
         }
+        keys.append(kindKey)
+        values.append(kind)
+        let className: Int
+        if let lastClass, lastClass.name == records[index].className {
+          className = lastClass.reference
+        } else {
+          className = writer.add(string: records[index].className)
+          lastClass = (records[index].className, className)
+        }
+        keys.append(classKey)
+        values.append(className)
+        if let restorationClass = records[index].restorationClassName {
+          keys.append(writer.add(string: ArchiveField.restorationClass))
+          values.append(writer.add(string: restorationClass))
+        }
+        if let storyboard = records[index].storyboard {
+          keys.append(writer.add(string: ArchiveField.storyboard))
+          values.append(writer.add(string: storyboard.name))
+          if let identifier = storyboard.identifier {
+            keys.append(writer.add(string: ArchiveField.storyboardIdentifier))
+            values.append(writer.add(string: identifier))
+          }
+        }
+        if !records[index].sensitiveKeys.isEmpty {
+          var sensitive: [Int] = []
+          for key in records[index].sensitiveKeys { sensitive.append(writer.add(string: key)) }
+          keys.append(writer.add(string: ArchiveField.sensitiveKeys))
+          values.append(writer.addArray(sensitive))
+        }
+        do throws(RestorationError) {
+          let state = try writer.addDictionary(records[index].state, resolve: resolve)
+          keys.append(stateKey)
+          values.append(state)
+        } catch {
+          var located = error
+          located.identifierPath = records[index].identifierPath
+          throw located
+        }
+        recordReferences.append(writer.addDictionary(keys: keys, values: values))
       }
-      if !record.sensitiveKeys.isEmpty {
-        let sensitive = record.sensitiveKeys.map { writer.add(string: $0) }
-        field(name(ArchiveField.sensitiveKeys), writer.addArray(sensitive))
-      }
-      do {
-        field(stateKey, try writer.addDictionary(record.state, resolve: resolve))
-      } catch {
-        var located = error
-        located.identifierPath = record.identifierPath
-        throw located
-      }
-      recordReferences.append(writer.addDictionary(keys: keys, values: values))
     }
     let objects = writer.addArray(recordReferences)
 
     let rootKeys = [
-      name(ArchiveField.checksum),
-      name(ArchiveField.format),
-      name(ArchiveField.topLevel),
-      name(ArchiveField.objects),
+      writer.add(string: ArchiveField.checksum),
+      writer.add(string: ArchiveField.format),
+      writer.add(string: ArchiveField.topLevel),
+      writer.add(string: ArchiveField.objects),
     ]
     let rootValues = [
       checksum, writer.add(string: ArchiveField.formatName), topLevelReference, objects,
@@ -371,6 +378,17 @@ extension RestorationArchive {
 private func hex(_ value: UInt32) -> String {
   let digits = String(value, radix: 16)
   return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+}
+
+extension RestorationKind {
+  /// A small index for per-kind tables.
+  var slot: Int {
+    switch self {
+    case .viewController: 0
+    case .view: 1
+    case .object: 2
+    }
+  }
 }
 
 /// The fields of the archive's root and record dictionaries the reader looks for.

@@ -154,6 +154,9 @@ final class PreservationPass: ReferenceEncoding {
   /// A stable counting sort by depth: linear, and parents (shallower) always come first.
   private func recordsByDepth() -> [RestorationArchive.Record] {
     guard let deepest = depths.max(), deepest > 1 else { return records }
+    // A breadth-first walk is usually in depth order already; copying every record into a new
+    // order costs a dozen reference-count operations per record.
+    if zip(depths, depths.dropFirst()).allSatisfy({ $0 <= $1 }) { return records }
     var counts = [Int](repeating: 0, count: deepest + 2)
     for depth in depths { counts[depth + 1] += 1 }
     for index in 1..<counts.count { counts[index] += counts[index - 1] }
