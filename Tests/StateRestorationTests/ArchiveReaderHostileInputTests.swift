@@ -81,7 +81,9 @@ import Testing
         var damaged = bytes
         damaged[index] ^= bit
         let crc = crc32(damaged[13...])
-        for offset in 0..<4 { damaged[9 + offset] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * offset)) }
+        for offset in 0..<4 {
+          damaged[9 + offset] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * offset))
+        }
         // Either a typed error or a well-formed archive; what matters is no crash or hang.
         _ = code(damaged)
       }

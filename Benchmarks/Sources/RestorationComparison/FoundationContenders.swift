@@ -23,6 +23,8 @@ package struct CodableArchive: Codable, Sendable {
     var path: String
     var kind: String
     var `class`: String
+    /// What re-creates the object at launch: the engine's archive records it, so this does too.
+    var restorationClass: String?
     var state: State
   }
 
@@ -91,7 +93,8 @@ package struct CodableArchive: Codable, Sendable {
         case .screen: "ScreenController"
         }
       return Record(
-        path: state.paths[index], kind: "viewController", class: className, state: record)
+        path: state.paths[index], kind: "viewController", class: className,
+        restorationClass: object.role == .screen ? "ScreenRestoration" : nil, state: record)
     }
   }
 
@@ -250,7 +253,9 @@ package final class KeyedNode: NSObject, NSCoding {
       text = coder.decodeObject(forKey: "searchText") as? String ?? ""
       list = (coder.decodeObject(forKey: "selection") as? [NSNumber])?.map(\.intValue) ?? []
       date = coder.decodeObject(forKey: "lastOpened") as? Date ?? date
-      previous = coder.decodeObject(forKey: "previous") as? KeyedNode
+      if coder.containsValue(forKey: "previous") {
+        previous = coder.decodeObject(forKey: "previous") as? KeyedNode
+      }
     }
   }
 
