@@ -7,7 +7,7 @@
 /// The UI state every contender saves: a tab bar controller whose tabs are navigation
 /// controllers, each with a stack of screens, as a real app's controller tree is.
 ///
-/// Each object has 5 to 8 keys of mixed types (strings, integers, reals, Booleans, dates, integer
+/// Each object has 6 to 8 keys of mixed types (strings, integers, reals, Booleans, dates, integer
 /// arrays) and some references: a tab bar references its tabs, a navigation controller its stack
 /// and its top screen, and a screen the one below it. Values are derived from the object's index,
 /// so every contender encodes the same values.
