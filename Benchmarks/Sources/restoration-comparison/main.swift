@@ -9,7 +9,7 @@ struct RestorationComparisonCommand: ParsableCommand {
     commandName: "restoration-comparison",
     abstract: "Compares the restoration engine with Foundation's archivers and encoders.",
     discussion: """
-      Builds the same UI state (a tab bar of navigation stacks of screens, 5 to 8 keys of mixed \
+      Builds the same UI state (a tab bar of navigation stacks of screens, 6 to 8 keys of mixed \
       types per object, with references) in each contender's terms and measures, side by side \
       in one run: encode to bytes, decode from bytes, bytes produced, and how far the resident \
       memory grows during one encode and decode. For the engine it also measures the full \
