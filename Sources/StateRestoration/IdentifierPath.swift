@@ -19,9 +19,28 @@ public enum IdentifierPath {
   /// - Parameter component: The component.
   /// - Returns: True for `:[` digits `]:`.
   public static func isIndexComponent(_ component: some StringProtocol) -> Bool {
-    component.hasPrefix(":[") && component.hasSuffix("]:") && component.count > 4
-      && component.dropFirst(2).dropLast(2).allSatisfy(\.isASCII)
-      && component.dropFirst(2).dropLast(2).allSatisfy(\.isNumber)
+    // `:`, `[`, `]` and digits have no canonical equivalents, so comparing bytes gives the same
+    // answer as comparing characters, without the grapheme breaking that dominated restore time.
+    let utf8 = component.utf8
+    if let answer = utf8.withContiguousStorageIfAvailable({ isIndexComponent(bytes: $0) }) {
+      return answer
+    }
+    return isIndexComponent(bytes: Array(utf8)[...])
+  }
+
+  static func isIndexComponent<C: Collection<UInt8>>(bytes: C) -> Bool
+  where C.Index == Int {
+    let count = bytes.count
+    guard count > 4 else { return false }
+    let start = bytes.startIndex
+    let end = start + count
+    guard bytes[start] == colon, bytes[start + 1] == openBracket, bytes[end - 2] == closeBracket,
+      bytes[end - 1] == colon
+    else { return false }
+    for index in (start + 2)..<(end - 2) where !(zero...nine).contains(bytes[index]) {
+      return false
+    }
+    return true
   }
 
   /// Splits a path into its components, index components included, as restoration classes
@@ -30,7 +49,24 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The components.
   public static func components(of path: String) -> [String] {
-    path.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+    if let components = asciiBytes(
+      of: path,
+      { bytes in
+        var result: [String] = []
+        var start = 0
+        for index in 0..<bytes.count where bytes[index] == slash {
+          result.append(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+          start = index + 1
+        }
+        result.append(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+        return result
+      })
+    {
+      return components
+    }
+    return path.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
   }
 
   /// The path of the nearest ancestor: the path without its last identifier and the index
@@ -39,6 +75,10 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The parent path, or nil for a path with a single identifier.
   public static func parent(of path: String) -> String? {
+    if let end = asciiBytes(of: path, { parentEnd(in: $0) }) {
+      guard let end else { return nil }
+      return String(decoding: path.utf8.prefix(end), as: UTF8.self)
+    }
     var components = path.split(separator: separator, omittingEmptySubsequences: false)
     guard components.count > 1 else { return nil }
     components.removeLast()
@@ -47,11 +87,52 @@ public enum IdentifierPath {
     return components.joined(separator: String(separator))
   }
 
+  /// The length in UTF-8 bytes of the parent path, which is a prefix of the path.
+  ///
+  /// - Returns: `.some(nil)` for a path without parent, nil when the path is not ASCII (then
+  ///   use ``parent(of:)``).
+  static func parentLength(of path: String) -> Int?? {
+    asciiBytes(of: path) { parentEnd(in: $0) }
+  }
+
+  /// The length in bytes of the parent path's prefix of `bytes`, or nil for no parent.
+  static func parentEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let last = lastSlash(in: bytes, before: bytes.count) else { return nil }
+    // The component before the last identifier, if it is an index component, goes too.
+    let previous = lastSlash(in: bytes, before: last)
+    let componentStart = previous.map { $0 + 1 } ?? 0
+    guard isIndexComponent(bytes: bytes[componentStart..<last]) else { return last }
+    return previous
+  }
+
+  private static func lastSlash(in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> Int? {
+    var index = end - 1
+    while index >= 0 {
+      if bytes[index] == slash { return index }
+      index -= 1
+    }
+    return nil
+  }
+
   /// The number of identifier components in a path, index components not counted.
   ///
   /// - Parameter path: The path.
   /// - Returns: The depth; 1 for a root.
   public static func depth(of path: String) -> Int {
+    if let depth = asciiBytes(
+      of: path,
+      { bytes in
+        var depth = 0
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == slash {
+          if !isIndexComponent(bytes: bytes[start..<index]) { depth += 1 }
+          start = index + 1
+        }
+        return depth
+      })
+    {
+      return depth
+    }
     var depth = 0
     for component in path.split(separator: separator, omittingEmptySubsequences: false)
     where !isIndexComponent(component) {
@@ -59,6 +140,28 @@ public enum IdentifierPath {
     }
     return depth
   }
+
+  /// Runs `body` over the bytes of an all-ASCII path, or returns nil for any other path.
+  ///
+  /// Byte-wise splitting equals character-wise splitting only when no `/` can be followed by a
+  /// combining mark, which ASCII guarantees; other paths take the slower character route.
+  private static func asciiBytes<T>(
+    of path: String,
+    _ body: (UnsafeBufferPointer<UInt8>) -> T
+  ) -> T? {
+    var path = path
+    return path.withUTF8 { bytes in
+      for byte in bytes where byte >= 0x80 { return nil }
+      return body(bytes)
+    }
+  }
+
+  private static let slash = UInt8(ascii: "/")
+  private static let colon = UInt8(ascii: ":")
+  private static let openBracket = UInt8(ascii: "[")
+  private static let closeBracket = UInt8(ascii: "]")
+  private static let zero = UInt8(ascii: "0")
+  private static let nine = UInt8(ascii: "9")
 }
 
 /// Computes identifier paths by climbing from an object to its root, as UIKit's
@@ -69,9 +172,10 @@ public enum IdentifierPath {
 /// their archived path, which wins over the tree (UIKit's pointer-to-path table).
 struct IdentifierPathResolver {
   /// The prefix each visited object contributes to the paths below it.
-  private var prefixes: [ObjectIdentifier: String] = [:]
+  private var prefixes = IdentityMap<String>()
   /// Objects whose path is fixed, such as restored objects.
-  private var pinned: [ObjectIdentifier: String] = [:]
+  private var pinned = IdentityMap<String>()
+  private var hasPins = false
   /// Called with a description of each cycle found in a parent chain.
   var onCycle: ((String) -> Void)?
 
@@ -81,13 +185,14 @@ struct IdentifierPathResolver {
 
   /// Fixes the path of an object; paths of objects below it start from this path.
   mutating func pin(_ object: any StateRestoring, to path: String) {
+    hasPins = true
     pinned[ObjectIdentifier(object)] = path
     prefixes[ObjectIdentifier(object)] = path
   }
 
   /// The pinned path of an object, if any.
   func pinnedPath(of object: any StateRestoring) -> String? {
-    pinned[ObjectIdentifier(object)]
+    hasPins ? pinned[ObjectIdentifier(object)] : nil
   }
 
   /// Forgets memoized prefixes (not pins), after the tree changed.
@@ -97,7 +202,7 @@ struct IdentifierPathResolver {
 
   /// The identifier path of an object, or nil when its identifier is nil.
   mutating func path(of object: any StateRestoring) -> String? {
-    if let pinned = pinned[ObjectIdentifier(object)] { return pinned }
+    if hasPins, let pinned = pinned[ObjectIdentifier(object)] { return pinned }
     guard object.restorationIdentifier != nil else { return nil }
     return prefix(of: object)
   }
@@ -118,10 +223,20 @@ struct IdentifierPathResolver {
   private mutating func prefix(of object: any StateRestoring) -> String {
     if let known = prefixes[ObjectIdentifier(object)] { return known }
 
+    // Walking a tree top-down, the parent's prefix is almost always known already.
+    let link = Self.parentLink(of: object)
+    if link == nil || prefixes[ObjectIdentifier(link.unsafelyUnwrapped.parent)] != nil {
+      let base = link.flatMap { prefixes[ObjectIdentifier($0.parent)] } ?? ""
+      let result = Self.extend(base, index: link?.index, identifier: object.restorationIdentifier)
+      prefixes[ObjectIdentifier(object)] = result
+      return result
+    }
+
     // Climb until an object with a known prefix, a root, or a cycle; iterative so that a long
     // parent chain cannot overflow the stack.
     var chain: [(object: any StateRestoring, index: Int?)] = []
-    var onChain: Set<ObjectIdentifier> = []
+    var onChain: [ObjectIdentifier] = []
+    var onLongChain: Set<ObjectIdentifier> = []
     var current: any StateRestoring = object
     var base = ""
     while true {
@@ -130,7 +245,10 @@ struct IdentifierPathResolver {
         base = known
         break
       }
-      guard onChain.insert(id).inserted else {
+      // Chains are usually short (a few levels above the first memoized prefix), where a linear
+      // search is cheaper than hashing; a long chain switches to a set to stay linear.
+      let seen = onChain.count < 16 ? onChain.contains(id) : !onLongChain.insert(id).inserted
+      guard !seen else {
         // A cycle: the chain up to here is the partial path UIKit uses.
         onCycle?(
           "Cycle in the restoration parent chain of '\(object.restorationIdentifier ?? "?")'"
@@ -139,6 +257,10 @@ struct IdentifierPathResolver {
         // The object that closed the cycle becomes the top of the partial path.
         chain[chain.count - 1].index = nil
         break
+      }
+      if onChain.count < 16 {
+        onChain.append(id)
+        if onChain.count == 16 { onLongChain = Set(onChain) }
       }
       let link = Self.parentLink(of: current)
       chain.append((current, link?.index))
@@ -149,19 +271,29 @@ struct IdentifierPathResolver {
     // Walk back down, memoizing each object's prefix.
     var result = base
     for (node, index) in chain.reversed() {
-      if let index { Self.append(IdentifierPath.indexComponent(index), to: &result) }
-      if let identifier = node.restorationIdentifier { Self.append(identifier, to: &result) }
+      result = Self.extend(result, index: index, identifier: node.restorationIdentifier)
       prefixes[ObjectIdentifier(node)] = result
     }
     return result
   }
 
-  private static func append(_ component: String, to path: inout String) {
-    if path.isEmpty {
-      path = component
-    } else {
-      path.append(IdentifierPath.separator)
-      path.append(component)
+  /// A prefix followed by an index component and an identifier, each if present.
+  private static func extend(_ base: String, index: Int?, identifier: String?) -> String {
+    // One string of the final size: appending the components one by one, and the index through
+    // string interpolation, cost more than the rest of the walk.
+    var path = String()
+    path.reserveCapacity(base.utf8.count + (identifier?.utf8.count ?? 0) + 24)
+    path.append(base)
+    if let index {
+      if !path.isEmpty { path.append("/") }
+      path.append(":[")
+      path.append(String(index))
+      path.append("]:")
     }
+    if let identifier {
+      if !path.isEmpty { path.append("/") }
+      path.append(identifier)
+    }
+    return path
   }
 }

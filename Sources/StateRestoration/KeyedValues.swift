@@ -16,6 +16,12 @@ public struct KeyedValues: Sendable, Hashable, Sequence {
   /// Creates an empty set of values.
   public init() {}
 
+  /// Creates an empty set of values with room for `capacity` keys.
+  init(reservingCapacity capacity: Int) {
+    keys.reserveCapacity(capacity)
+    values.reserveCapacity(capacity)
+  }
+
   /// Creates values from key-value pairs; a repeated key keeps its last value.
   ///
   /// - Parameter pairs: The pairs, in order.
@@ -34,7 +40,13 @@ public struct KeyedValues: Sendable, Hashable, Sequence {
   /// - Complexity: O(1) amortized above ``indexThreshold`` keys, otherwise a short linear scan.
   func position(of key: String) -> Int? {
     if let index { return index[key] }
-    return keys.firstIndex(of: key)
+    // Comparing lengths first skips String's general comparison for keys that cannot match;
+    // equal keys usually share their storage and compare equal on the first check inside `==`.
+    let length = key.utf8.count
+    for position in keys.indices where keys[position].utf8.count == length {
+      if keys[position] == key { return position }
+    }
+    return nil
   }
 
   /// The value for a key; setting nil removes the key.
@@ -64,6 +76,11 @@ public struct KeyedValues: Sendable, Hashable, Sequence {
   }
 
   private mutating func append(_ key: String, _ value: StateValue) {
+    if keys.isEmpty {
+      // Coders hold a handful of keys: one allocation for eight instead of four as they grow.
+      keys.reserveCapacity(8)
+      values.reserveCapacity(8)
+    }
     keys.append(key)
     values.append(value)
     if index != nil {

@@ -67,8 +67,10 @@ public final class StateDecoder {
   ///   - type: The type to read.
   ///   - key: The key.
   /// - Returns: The value, or nil when the key is absent or holds another type.
+  @inlinable
   public func decode<T: StateValueConvertible>(_ type: T.Type, forKey key: String) -> T? {
-    guard let value = values[key] else { return nil }
+    // Inlinable so that the conversion is specialized in the app's code.
+    guard let value = decodeValue(forKey: key) else { return nil }
     return T(stateValue: value)
   }
 

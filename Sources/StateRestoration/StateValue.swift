@@ -67,9 +67,11 @@ public protocol StateValueConvertible: Codable {
 
 extension Bool: StateValueConvertible {
   /// The archived form of this value.
+  @inlinable
   public var stateValue: StateValue { .bool(self) }
 
   /// Creates a Boolean from an archived Boolean.
+  @inlinable
   public init?(stateValue: StateValue) {
     guard case .bool(let value) = stateValue else { return nil }
     self = value
@@ -79,6 +81,7 @@ extension Bool: StateValueConvertible {
 /// Integer conversion shared by every fixed-width integer type.
 extension StateValueConvertible where Self: FixedWidthInteger {
   /// The archived form of this value.
+  @inlinable
   public var stateValue: StateValue {
     if let signed = Int64(exactly: self) { return .integer(signed) }
     // Only unsigned values above Int64.max reach this point.
@@ -86,6 +89,7 @@ extension StateValueConvertible where Self: FixedWidthInteger {
   }
 
   /// Creates an integer from an archived integer that fits this type.
+  @inlinable
   public init?(stateValue: StateValue) {
     switch stateValue {
     case .integer(let value):
@@ -113,9 +117,11 @@ extension UInt64: StateValueConvertible {}
 
 extension Double: StateValueConvertible {
   /// The archived form of this value.
+  @inlinable
   public var stateValue: StateValue { .real(self) }
 
   /// Creates a double from an archived real, or from an archived integer.
+  @inlinable
   public init?(stateValue: StateValue) {
     switch stateValue {
     case .real(let value): self = value
@@ -128,9 +134,11 @@ extension Double: StateValueConvertible {
 
 extension Float: StateValueConvertible {
   /// The archived form of this value, widened to `Double`.
+  @inlinable
   public var stateValue: StateValue { .real(Double(self)) }
 
   /// Creates a float from an archived real or integer.
+  @inlinable
   public init?(stateValue: StateValue) {
     guard let value = Double(stateValue: stateValue) else { return nil }
     self = Float(value)
@@ -139,9 +147,11 @@ extension Float: StateValueConvertible {
 
 extension String: StateValueConvertible {
   /// The archived form of this value.
+  @inlinable
   public var stateValue: StateValue { .string(self) }
 
   /// Creates a string from an archived string.
+  @inlinable
   public init?(stateValue: StateValue) {
     guard case .string(let value) = stateValue else { return nil }
     self = value
@@ -150,9 +160,11 @@ extension String: StateValueConvertible {
 
 extension Data: StateValueConvertible {
   /// The archived form of this value.
+  @inlinable
   public var stateValue: StateValue { .data(self) }
 
   /// Creates data from archived data.
+  @inlinable
   public init?(stateValue: StateValue) {
     guard case .data(let value) = stateValue else { return nil }
     self = value
@@ -161,9 +173,11 @@ extension Data: StateValueConvertible {
 
 extension Date: StateValueConvertible {
   /// The archived form of this value.
+  @inlinable
   public var stateValue: StateValue { .date(self) }
 
   /// Creates a date from an archived date.
+  @inlinable
   public init?(stateValue: StateValue) {
     guard case .date(let value) = stateValue else { return nil }
     self = value
@@ -172,9 +186,11 @@ extension Date: StateValueConvertible {
 
 extension URL: StateValueConvertible {
   /// The archived form of this value: its absolute string.
+  @inlinable
   public var stateValue: StateValue { .string(absoluteString) }
 
   /// Creates a URL from an archived string that parses as a URL.
+  @inlinable
   public init?(stateValue: StateValue) {
     guard case .string(let value) = stateValue, let url = URL(string: value) else { return nil }
     self = url
@@ -183,9 +199,15 @@ extension URL: StateValueConvertible {
 
 extension Array: StateValueConvertible where Element: StateValueConvertible {
   /// The archived form of this value.
-  public var stateValue: StateValue { .array(map(\.stateValue)) }
+  @inlinable
+  public var stateValue: StateValue {
+    // A closure, not `\.stateValue`: a key path into a generic extension is instantiated at run
+    // time on every call, which cost more than the conversion itself.
+    .array(map { $0.stateValue })
+  }
 
   /// Creates an array when every archived element converts to `Element`.
+  @inlinable
   public init?(stateValue: StateValue) {
     guard case .array(let values) = stateValue else { return nil }
     var result: [Element] = []
@@ -201,9 +223,11 @@ extension Array: StateValueConvertible where Element: StateValueConvertible {
 extension Dictionary: StateValueConvertible
 where Key == String, Value: StateValueConvertible {
   /// The archived form of this value.
-  public var stateValue: StateValue { .dictionary(mapValues(\.stateValue)) }
+  @inlinable
+  public var stateValue: StateValue { .dictionary(mapValues { $0.stateValue }) }
 
   /// Creates a dictionary when every archived value converts to `Value`.
+  @inlinable
   public init?(stateValue: StateValue) {
     guard case .dictionary(let values) = stateValue else { return nil }
     var result: [String: Value] = [:]

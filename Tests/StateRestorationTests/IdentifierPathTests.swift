@@ -156,4 +156,20 @@ import Testing
     #expect(!IdentifierPath.isIndexComponent(":[]:"))
     #expect(!IdentifierPath.isIndexComponent("Nav"))
   }
+
+  @Test func pathHelpersAgreeOnEdgeCasesAndNonASCIIPaths() {
+    #expect(IdentifierPath.parent(of: "a//b") == "a/")
+    #expect(IdentifierPath.parent(of: ":[1]:/X") == nil)
+    #expect(IdentifierPath.parent(of: "A/:[1]:/X") == "A")
+    #expect(IdentifierPath.parent(of: "A/:[x]:/X") == "A/:[x]:")
+    #expect(IdentifierPath.depth(of: "A/:[1]:/B/:[22]:/C") == 3)
+    #expect(IdentifierPath.depth(of: "") == 1)
+    #expect(!IdentifierPath.isIndexComponent(":[1a]:"))
+    #expect(!IdentifierPath.isIndexComponent(":[١]:"))
+    #expect(IdentifierPath.components(of: "a//b") == ["a", "", "b"])
+    let unicode = "Tab/:[1]:/Zürich/:[2]:/東京"
+    #expect(IdentifierPath.components(of: unicode) == ["Tab", ":[1]:", "Zürich", ":[2]:", "東京"])
+    #expect(IdentifierPath.parent(of: unicode) == "Tab/:[1]:/Zürich")
+    #expect(IdentifierPath.depth(of: unicode) == 3)
+  }
 }

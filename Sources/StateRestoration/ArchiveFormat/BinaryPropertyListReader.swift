@@ -68,6 +68,8 @@ struct BinaryPropertyListReader {
   let objectCount: Int
   let topObject: Int
   private let offsetTableOffset: Int
+  /// Every object's offset, read and checked once: most objects are visited more than once.
+  private let offsets: [Int]
   private let offsetSize: Int
   private let referenceSize: Int
 
@@ -109,7 +111,9 @@ struct BinaryPropertyListReader {
     let count = Self.bigEndian(bytes, at: trailer + 8, width: 8)
     let top = Self.bigEndian(bytes, at: trailer + 16, width: 8)
     let table = Self.bigEndian(bytes, at: trailer + 24, width: 8)
-    guard [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(referenceSize) else {
+    // Any width from 1 to 8 bytes is valid (CoreFoundation and our writer use 3 for mid-sized
+    // files), as in CoreFoundation's reader.
+    guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
       throw RestorationError(
         .malformed,
         "trailer declares offset width \(offsetSize) and reference width \(referenceSize)",
@@ -142,17 +146,30 @@ struct BinaryPropertyListReader {
     inProgress = []
     valueBudget = 0
     // Every object must start inside the object area.
-    for index in 0..<objectCount {
-      let offset = Self.bigEndian(
-        bytes, at: offsetTableOffset + index * offsetSize, width: offsetSize)
-      guard offset >= 8, offset < UInt64(offsetTableOffset) else {
-        throw RestorationError(
-          .malformed,
-          "object \(index) starts at \(offset), outside the object area 8..<\(offsetTableOffset)",
-          offset: offsetTableOffset + index * offsetSize
-        )
+    var offsets = [Int](repeating: 0, count: objectCount)
+    var failure: RestorationError?
+    let (objectCount, offsetTableOffset, offsetSize) = (objectCount, offsetTableOffset, offsetSize)
+    bytes.withUnsafeBufferPointer { buffer in
+      var position = offsetTableOffset
+      for index in 0..<objectCount {
+        var offset: UInt64 = 0
+        for _ in 0..<offsetSize {
+          offset = offset << 8 | UInt64(buffer[position])
+          position += 1
+        }
+        guard offset >= 8, offset < UInt64(offsetTableOffset) else {
+          failure = RestorationError(
+            .malformed,
+            "object \(index) starts at \(offset), outside the object area 8..<\(offsetTableOffset)",
+            offset: position - offsetSize
+          )
+          return
+        }
+        offsets[index] = Int(offset)
       }
     }
+    if let failure { throw failure }
+    self.offsets = offsets
     stringCache = [String?](repeating: nil, count: objectCount)
     inProgress = [Bool](repeating: false, count: objectCount)
     // A file whose containers are not shared materializes at most one value per reference,
@@ -176,9 +193,7 @@ struct BinaryPropertyListReader {
         "reference to object \(reference), but there are \(objectCount) objects"
       )
     }
-    return Int(
-      Self.bigEndian(bytes, at: offsetTableOffset + reference * offsetSize, width: offsetSize)
-    )
+    return offsets[reference]
   }
 
   /// The type of an object.
@@ -247,6 +262,50 @@ struct BinaryPropertyListReader {
   }
 
   // MARK: Typed access
+
+  /// Where a container's references are, after checking its marker, count and extent.
+  ///
+  /// Callers read the references one at a time with ``reference(at:)``, which saves an array
+  /// per container.
+  ///
+  /// - Parameters:
+  ///   - reference: The container.
+  ///   - isDictionary: Whether a dictionary (keys, then values) is expected, else an array.
+  /// - Returns: The element count, and the offset of the first reference.
+  /// - Throws: ``RestorationError`` for another type, a count above the limit, or references
+  ///   past the end of the object area.
+  func containerSpan(
+    _ reference: Int,
+    isDictionary: Bool
+  ) throws(RestorationError) -> (count: Int, start: Int) {
+    let offset = try offset(of: reference)
+    let marker: UInt8 = isDictionary ? 0xD : 0xA
+    guard bytes[offset] >> 4 == marker else {
+      throw RestorationError(
+        .malformed,
+        "object \(reference) is not \(isDictionary ? "a dictionary" : "an array")",
+        offset: offset
+      )
+    }
+    let (count, start) = try header(at: offset)
+    try checkCollection(count, at: offset)
+    try checkSpan(
+      start: start, count: isDictionary ? count * 2 : count, width: referenceSize, at: offset)
+    return (count, start)
+  }
+
+  /// The `index`th reference of a container whose span ``containerSpan(_:isDictionary:)``
+  /// checked; dictionary values start at index `count`.
+  @inline(__always)
+  func reference(at start: Int, _ index: Int) -> Int {
+    var value = 0
+    var position = start + index * referenceSize
+    for _ in 0..<referenceSize {
+      value = value << 8 | Int(bytes[position])
+      position += 1
+    }
+    return value
+  }
 
   /// The references held by an array.
   func arrayReferences(_ reference: Int) throws(RestorationError) -> [Int] {
@@ -322,11 +381,15 @@ struct BinaryPropertyListReader {
     let result: String
     if marker == 0x5 {
       try checkSpan(start: start, count: count, width: 1, at: offset)
-      let slice = bytes[start..<(start + count)]
-      guard slice.allSatisfy({ $0 < 0x80 }) else {
+      let decoded = bytes.withUnsafeBufferPointer { buffer -> String? in
+        let slice = UnsafeBufferPointer(rebasing: buffer[start..<(start + count)])
+        for byte in slice where byte >= 0x80 { return nil }
+        return String(decoding: slice, as: UTF8.self)
+      }
+      guard let decoded else {
         throw RestorationError(.malformed, "ASCII string holds a non-ASCII byte", offset: offset)
       }
-      result = String(decoding: slice, as: UTF8.self)
+      result = decoded
     } else {
       try checkSpan(start: start, count: count, width: 2, at: offset)
       var units = [UInt16](repeating: 0, count: count)
@@ -418,10 +481,11 @@ struct BinaryPropertyListReader {
       return try container(reference, depth: depth) {
         (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> StateValue
         in
-        let elements = try reader.arrayReferences(reference)
+        let (count, start) = try reader.containerSpan(reference, isDictionary: false)
         var values: [StateValue] = []
-        values.reserveCapacity(elements.count)
-        for element in elements {
+        values.reserveCapacity(count)
+        for index in 0..<count {
+          let element = reader.reference(at: start, index)
           values.append(try reader.value(element, depth: depth + 1, uid: uid))
         }
         return .array(values)
@@ -430,11 +494,12 @@ struct BinaryPropertyListReader {
       return try container(reference, depth: depth) {
         (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> StateValue
         in
-        let (keys, values) = try reader.dictionaryReferences(reference)
+        let (count, start) = try reader.containerSpan(reference, isDictionary: true)
         var result: [String: StateValue] = [:]
-        result.reserveCapacity(keys.count)
-        for (key, value) in zip(keys, values) {
-          let name = try reader.string(key)
+        result.reserveCapacity(count)
+        for index in 0..<count {
+          let name = try reader.string(reader.reference(at: start, index))
+          let value = reader.reference(at: start, count + index)
           guard result[name] == nil else {
             throw RestorationError(
               .malformed,
@@ -466,10 +531,11 @@ struct BinaryPropertyListReader {
     try container(reference, depth: depth) {
       (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> KeyedValues
       in
-      let (keys, values) = try reader.dictionaryReferences(reference)
-      var result = KeyedValues()
-      for (key, value) in zip(keys, values) {
-        let name = try reader.string(key)
+      let (count, start) = try reader.containerSpan(reference, isDictionary: true)
+      var result = KeyedValues(reservingCapacity: count)
+      for index in 0..<count {
+        let name = try reader.string(reader.reference(at: start, index))
+        let value = reader.reference(at: start, count + index)
         guard result[name] == nil else {
           throw RestorationError(
             .malformed,

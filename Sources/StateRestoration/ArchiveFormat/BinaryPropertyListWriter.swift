@@ -10,40 +10,60 @@
 // archives make torn writes detectable (see docs/ArchiveFormat.md).
 
 /// Builds a binary property list (`bplist00`) from values, in two linear passes: the first
-/// flattens the values into an object table, uniquing scalars as CoreFoundation does; the second
-/// writes the bytes with the narrowest reference and offset widths.
+/// flattens the values into an object table, uniquing scalars as CoreFoundation does, and counts
+/// the bytes each object takes; the second writes the bytes, with the narrowest reference and
+/// offset widths, straight into a buffer of the exact final size.
 struct BinaryPropertyListWriter {
   /// One object of the table.
+  ///
+  /// Payloads are plain values (strings and data live in side tables), so building and walking
+  /// the table does no reference counting.
   private enum Object {
     case bool(Bool)
     case integer(Int64)
     case unsignedInteger(UInt64)
-    case real(Double)
-    case date(Double)
-    case data(Data)
+    case real(UInt64)
+    case date(UInt64)
+    /// An index into `datas`.
+    case data(Int)
     case checksum
-    case string(String)
-    case uid(Int)
+    /// An index into `strings`.
+    case string(Int)
+    case uid(UInt64)
     /// `references[range]` are the element references.
     case array(Range<Int>)
     /// `references[range]` are the keys, then the values, each half of the range.
     case dictionary(Range<Int>)
   }
 
+  /// A string of the table, with what writing it needs.
+  private struct StringEntry {
+    var string: String
+    var isASCII: Bool
+    /// Bytes for an ASCII string, UTF-16 code units otherwise.
+    var length: Int
+  }
+
   private var objects: [Object] = []
   private var references: [Int] = []
   /// Pending child references while containers are flattened (avoids one array per container).
   private var scratch: [Int] = []
-  private var strings: [String: Int] = [:]
-  private var integers: [Int64: Int] = [:]
-  private var reals: [UInt64: Int] = [:]
-  private var dates: [UInt64: Int] = [:]
+  private var strings: [StringEntry] = []
+  private var datas: [Data] = []
+  /// Bytes taken by every object but the containers' references, whose width is known last.
+  private var scalarBytes = 0
+  private var stringTable: StringTable
+  private var integers = WordTable()
+  private var reals = WordTable()
+  private var dates = WordTable()
+  private var uids = WordTable()
   private var booleans: [Int?] = [nil, nil]
   private var checksumReference: Int?
 
   init(estimatedObjectCount: Int = 64) {
     objects.reserveCapacity(estimatedObjectCount)
     references.reserveCapacity(estimatedObjectCount)
+    stringTable = StringTable(capacity: max(16, estimatedObjectCount / 4))
   }
 
   // MARK: Building the object table
@@ -51,21 +71,39 @@ struct BinaryPropertyListWriter {
   /// Adds the placeholder for the checksum; it must be the first object added so that it lands
   /// at byte 8.
   mutating func addChecksumPlaceholder() -> Int {
-    let reference = append(.checksum)
+    let reference = append(.checksum, bytes: ArchiveChecksum.objectSize)
     checksumReference = reference
     return reference
   }
 
   /// Adds a string, shared with any equal string already added.
   mutating func add(string: String) -> Int {
-    if let existing = strings[string] { return existing }
-    let reference = append(.string(string))
-    strings[string] = reference
+    let lookup = stringTable.lookUp(string)
+    if let existing = lookup.value { return existing }
+    let reference = appendString(string)
+    stringTable.insert(string, reference, at: lookup)
     return reference
   }
 
-  /// Adds a UID (a reference into the archive's object records).
-  mutating func add(uid: Int) -> Int { append(.uid(uid)) }
+  private mutating func appendString(_ string: String) -> Int {
+    var copy = string
+    let (isASCII, utf8Count) = copy.withUTF8 { utf8 in
+      (utf8.allSatisfy { $0 < 0x80 }, utf8.count)
+    }
+    let length = isASCII ? utf8Count : string.utf16.count
+    strings.append(StringEntry(string: string, isASCII: isASCII, length: length))
+    let bytes = Self.headerSize(count: length) + (isASCII ? length : 2 * length)
+    return append(.string(strings.count - 1), bytes: bytes)
+  }
+
+  /// Adds a UID (a reference into the archive's object records), shared with equal UIDs.
+  mutating func add(uid: Int) -> Int {
+    let value = UInt64(uid)
+    if let existing = uids.value(for: value) { return existing }
+    let reference = append(.uid(value), bytes: 1 + Self.byteWidth(for: value))
+    uids.set(reference, for: value)
+    return reference
+  }
 
   /// Adds a value; references are resolved to record indices by `resolve`.
   ///
@@ -78,38 +116,43 @@ struct BinaryPropertyListWriter {
     case .bool(let value):
       let slot = value ? 1 : 0
       if let existing = booleans[slot] { return existing }
-      let reference = append(.bool(value))
+      let reference = append(.bool(value), bytes: 1)
       booleans[slot] = reference
       return reference
     case .integer(let value):
-      if let existing = integers[value] { return existing }
-      let reference = append(.integer(value))
-      integers[value] = reference
+      let key = UInt64(bitPattern: value)
+      if let existing = integers.value(for: key) { return existing }
+      let width = value >= 0 ? Self.byteWidth(for: key) : 8
+      let reference = append(.integer(value), bytes: 1 + width)
+      integers.set(reference, for: key)
       return reference
     case .unsignedInteger(let value):
-      return append(.unsignedInteger(value))
+      return append(.unsignedInteger(value), bytes: 17)
     case .real(let value):
-      if let existing = reals[value.bitPattern] { return existing }
-      let reference = append(.real(value))
-      reals[value.bitPattern] = reference
+      if let existing = reals.value(for: value.bitPattern) { return existing }
+      let reference = append(.real(value.bitPattern), bytes: 9)
+      reals.set(reference, for: value.bitPattern)
       return reference
     case .date(let date):
-      let seconds = date.timeIntervalSinceReferenceDate
-      if let existing = dates[seconds.bitPattern] { return existing }
-      let reference = append(.date(seconds))
-      dates[seconds.bitPattern] = reference
+      let bits = date.timeIntervalSinceReferenceDate.bitPattern
+      if let existing = dates.value(for: bits) { return existing }
+      let reference = append(.date(bits), bytes: 9)
+      dates.set(reference, for: bits)
       return reference
     case .data(let data):
-      return append(.data(data))
+      datas.append(data)
+      return append(.data(datas.count - 1), bytes: Self.headerSize(count: data.count) + data.count)
     case .string(let string):
       return add(string: string)
     case .reference(let path):
-      return append(.uid(try resolve(path)))
+      return add(uid: try resolve(path))
     case .array(let elements):
       let mark = scratch.count
-      for element in elements {
-        let child = try add(element, resolve: resolve)
-        scratch.append(child)
+      try elements.withUnsafeBufferPointer { (elements) throws(RestorationError) in
+        for index in elements.indices {
+          let child = try add(elements[index], resolve: resolve)
+          scratch.append(child)
+        }
       }
       return appendContainer(from: mark, isDictionary: false)
     case .dictionary(let entries):
@@ -132,10 +175,16 @@ struct BinaryPropertyListWriter {
     resolve: (String) throws(RestorationError) -> Int
   ) throws(RestorationError) -> Int {
     let mark = scratch.count
-    for key in values.keys { scratch.append(add(string: key)) }
-    for value in values.values {
-      let child = try add(value, resolve: resolve)
-      scratch.append(child)
+    // Elements are read through buffer pointers, which borrow them; iterating the arrays would
+    // copy each value and retain its payload.
+    values.keys.withUnsafeBufferPointer { keys in
+      for index in keys.indices { scratch.append(add(string: keys[index])) }
+    }
+    try values.values.withUnsafeBufferPointer { (values) throws(RestorationError) in
+      for index in values.indices {
+        let child = try add(values[index], resolve: resolve)
+        scratch.append(child)
+      }
     }
     return appendContainer(from: mark, isDictionary: true)
   }
@@ -160,11 +209,17 @@ struct BinaryPropertyListWriter {
     references.append(contentsOf: scratch[mark...])
     scratch.removeSubrange(mark...)
     let range = start..<references.count
-    return append(isDictionary ? .dictionary(range) : .array(range))
+    let count = isDictionary ? range.count / 2 : range.count
+    return append(
+      isDictionary ? .dictionary(range) : .array(range),
+      bytes: Self.headerSize(count: count)
+    )
   }
 
-  private mutating func append(_ object: Object) -> Int {
+  @inline(__always)
+  private mutating func append(_ object: Object, bytes: Int) -> Int {
     objects.append(object)
+    scalarBytes += bytes
     return objects.count - 1
   }
 
@@ -175,40 +230,51 @@ struct BinaryPropertyListWriter {
   /// - Returns: The file's bytes; when a checksum placeholder was added, it holds the CRC-32 of
   ///   every byte after it.
   func makeBytes(top: Int) -> [UInt8] {
-    let referenceSize = Self.byteWidth(for: UInt64(max(objects.count - 1, 0)))
-    var out = ByteBuffer(capacity: objects.count * 6 + references.count * referenceSize + 64)
-    out.append(contentsOf: "bplist00".utf8)
-    var offsets = [Int](repeating: 0, count: objects.count)
-    for index in objects.indices {
-      offsets[index] = out.count
-      write(objects[index], to: &out, referenceSize: referenceSize)
-    }
-    let tableOffset = out.count
-    let offsetSize = Self.byteWidth(for: UInt64(tableOffset))
-    for offset in offsets { out.appendBigEndian(UInt64(offset), width: offsetSize) }
-    // Trailer: 5 unused bytes, sort version, offset width, reference width, counts and offsets.
-    out.append(contentsOf: [0, 0, 0, 0, 0, 0])
-    out.append(UInt8(offsetSize))
-    out.append(UInt8(referenceSize))
-    out.appendBigEndian(UInt64(objects.count), width: 8)
-    out.appendBigEndian(UInt64(top), width: 8)
-    out.appendBigEndian(UInt64(tableOffset), width: 8)
-
-    var bytes = out.bytes
-    if let checksumReference {
-      let start = offsets[checksumReference]
-      let covered = start + ArchiveChecksum.objectSize
-      let crc = bytes.withUnsafeBytes { raw in
-        CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[covered...]))
+    let referenceSize = Self.tableWidth(for: UInt64(max(objects.count - 1, 0)))
+    let tableOffset = 8 + scalarBytes + references.count * referenceSize
+    let offsetSize = Self.tableWidth(for: UInt64(tableOffset))
+    let total = tableOffset + objects.count * offsetSize + 32
+    var checksumStart: Int?
+    let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+      var out = ByteWriter(buffer)
+      out.append(contentsOf: "bplist00")
+      var table = tableOffset
+      for index in objects.indices {
+        let offset = out.count
+        if index == checksumReference { checksumStart = offset }
+        out.putBigEndian(UInt64(offset), width: offsetSize, at: table)
+        table += offsetSize
+        write(objects[index], to: &out, referenceSize: referenceSize)
       }
-      withUnsafeBytes(of: crc.bigEndian) { crcBytes in
-        for index in 0..<4 { bytes[start + 1 + index] = crcBytes[index] }
+      // Each object's size was counted when it was added; the offset table must start exactly
+      // where the objects end, or the sizes and the writes disagree.
+      precondition(out.count == tableOffset, "binary property list size miscounted")
+      out.skip(objects.count * offsetSize)
+      // Trailer: 5 unused bytes, sort version, offset width, reference width, counts and offsets.
+      for _ in 0..<6 { out.append(0) }
+      out.append(UInt8(offsetSize))
+      out.append(UInt8(referenceSize))
+      out.appendBigEndian(UInt64(objects.count), width: 8)
+      out.appendBigEndian(UInt64(top), width: 8)
+      out.appendBigEndian(UInt64(tableOffset), width: 8)
+      precondition(out.count == total, "binary property list size miscounted")
+      initialized = out.count
+    }
+    guard let start = checksumStart else { return bytes }
+    var result = bytes
+    let covered = start + ArchiveChecksum.objectSize
+    let crc = result.withUnsafeBytes { raw in
+      CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[covered...]))
+    }
+    result.withUnsafeMutableBufferPointer { buffer in
+      for index in 0..<4 {
+        buffer[start + 1 + index] = UInt8(truncatingIfNeeded: crc >> UInt32(24 - 8 * index))
       }
     }
-    return bytes
+    return result
   }
 
-  private func write(_ object: Object, to out: inout ByteBuffer, referenceSize: Int) {
+  private func write(_ object: Object, to out: inout ByteWriter, referenceSize: Int) {
     switch object {
     case .bool(let value):
       out.append(value ? 0x09 : 0x08)
@@ -227,31 +293,54 @@ struct BinaryPropertyListWriter {
       out.append(0x14)
       out.appendBigEndian(0, width: 8)
       out.appendBigEndian(value, width: 8)
-    case .real(let value):
+    case .real(let bits):
       out.append(0x23)
-      out.appendBigEndian(value.bitPattern, width: 8)
-    case .date(let seconds):
+      out.appendBigEndian(bits, width: 8)
+    case .date(let bits):
       out.append(0x33)
-      out.appendBigEndian(seconds.bitPattern, width: 8)
-    case .data(let data):
+      out.appendBigEndian(bits, width: 8)
+    case .data(let index):
+      let data = datas[index]
       out.appendHeader(0x40, count: data.count)
-      out.append(contentsOf: data)
+      data.withUnsafeBytes { out.append(raw: $0) }
     case .checksum:
       out.append(0x44)
-      out.append(contentsOf: [0, 0, 0, 0])
-    case .string(let string):
-      out.appendString(string)
+      out.appendBigEndian(0, width: 4)
+    case .string(let index):
+      let entry = strings[index]
+      if entry.isASCII {
+        out.appendHeader(0x50, count: entry.length)
+        var string = entry.string
+        string.withUTF8 { out.append(raw: UnsafeRawBufferPointer($0)) }
+      } else {
+        out.appendHeader(0x60, count: entry.length)
+        for unit in entry.string.utf16 { out.appendBigEndian(UInt64(unit), width: 2) }
+      }
     case .uid(let value):
-      let width = Self.byteWidth(for: UInt64(value))
+      let width = Self.byteWidth(for: value)
       out.append(0x80 | UInt8(width - 1))
-      out.appendBigEndian(UInt64(value), width: width)
+      out.appendBigEndian(value, width: width)
     case .array(let range):
       out.appendHeader(0xA0, count: range.count)
-      for index in range { out.appendBigEndian(UInt64(references[index]), width: referenceSize) }
+      out.appendReferences(references, range, width: referenceSize)
     case .dictionary(let range):
       out.appendHeader(0xD0, count: range.count / 2)
-      for index in range { out.appendBigEndian(UInt64(references[index]), width: referenceSize) }
+      out.appendReferences(references, range, width: referenceSize)
     }
+  }
+
+  /// The bytes a marker with `count` takes: the count sits in the marker's low nibble below 15,
+  /// else in a following integer object.
+  static func headerSize(count: Int) -> Int {
+    count < 15 ? 1 : 2 + byteWidth(for: UInt64(count))
+  }
+
+  /// The fewest bytes, 1 to 8, that hold `value`: the width of references and offsets.
+  ///
+  /// CoreFoundation writes these widths too (3 bytes once an archive passes 64 KiB or 65,536
+  /// objects), and saving a byte per reference and per offset is a tenth of a typical archive.
+  static func tableWidth(for value: UInt64) -> Int {
+    max(1, (UInt64.bitWidth - value.leadingZeroBitCount + 7) / 8)
   }
 
   /// The narrowest of 1, 2, 4 or 8 bytes that holds `value`.
@@ -271,62 +360,98 @@ enum ArchiveChecksum {
   static let offset = 8
 }
 
-/// A growable byte buffer with big-endian helpers.
-struct ByteBuffer {
-  private(set) var bytes: [UInt8]
+/// Writes bytes into a buffer of known size.
+///
+/// The writer sizes the buffer exactly before writing, so the bounds check here only guards
+/// against a miscount; it costs a compare per write, far less than `Array.append`'s capacity and
+/// uniqueness checks per byte.
+struct ByteWriter {
+  private let base: UnsafeMutablePointer<UInt8>
+  private let capacity: Int
+  private(set) var count = 0
 
-  init(capacity: Int) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
+  init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+    // A zero-capacity buffer has no base address; point at a dummy that is never written.
+    base = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 1).unsafelyUnwrapped
+    capacity = buffer.count
   }
 
-  var count: Int { bytes.count }
-
-  mutating func append(_ byte: UInt8) { bytes.append(byte) }
-
-  mutating func append<S: Sequence>(contentsOf sequence: S) where S.Element == UInt8 {
-    bytes.append(contentsOf: sequence)
+  @inline(__always)
+  private func reserve(_ size: Int, at position: Int) {
+    precondition(position >= 0 && size <= capacity - position, "write past the end of the buffer")
   }
 
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    reserve(1, at: count)
+    base[count] = byte
+    count += 1
+  }
+
+  mutating func append(contentsOf ascii: StaticString) {
+    ascii.withUTF8Buffer { append(raw: UnsafeRawBufferPointer($0)) }
+  }
+
+  @inline(__always)
+  mutating func append(raw bytes: UnsafeRawBufferPointer) {
+    guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+    reserve(bytes.count, at: count)
+    (base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+    count += bytes.count
+  }
+
+  @inline(__always)
   mutating func appendBigEndian(_ value: UInt64, width: Int) {
-    var shift = (width - 1) * 8
-    while shift >= 0 {
-      bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-      shift -= 8
+    putBigEndian(value, width: width, at: count)
+    count += width
+  }
+
+  /// Writes a big-endian value at a position without moving the end.
+  @inline(__always)
+  func putBigEndian(_ value: UInt64, width: Int, at position: Int) {
+    reserve(width, at: position)
+    var shift = UInt64((width - 1) * 8)
+    for index in 0..<width {
+      base[position + index] = UInt8(truncatingIfNeeded: value >> shift)
+      shift &-= 8
     }
   }
 
+  /// Moves the end past bytes written with ``putBigEndian(_:width:at:)``.
+  mutating func skip(_ size: Int) {
+    reserve(size, at: count)
+    count += size
+  }
+
   /// A marker with its count: in the low nibble when below 15, else in a following integer.
+  @inline(__always)
   mutating func appendHeader(_ marker: UInt8, count: Int) {
     if count < 15 {
-      bytes.append(marker | UInt8(count))
+      append(marker | UInt8(count))
     } else {
-      bytes.append(marker | 0x0F)
+      append(marker | 0x0F)
       let width = BinaryPropertyListWriter.byteWidth(for: UInt64(count))
-      bytes.append(0x10 | UInt8(width.trailingZeroBitCount))
+      append(0x10 | UInt8(width.trailingZeroBitCount))
       appendBigEndian(UInt64(count), width: width)
     }
   }
 
-  /// An ASCII string as bytes, any other as big-endian UTF-16.
-  mutating func appendString(_ string: String) {
-    var string = string
-    let isASCII = string.withUTF8 { utf8 in
-      for byte in utf8 where byte >= 0x80 { return false }
-      return true
-    }
-    if isASCII {
-      string.withUTF8 { utf8 in
-        appendHeader(0x50, count: utf8.count)
-        bytes.append(contentsOf: utf8)
-      }
-    } else {
-      let units = Array(string.utf16)
-      appendHeader(0x60, count: units.count)
-      for unit in units {
-        bytes.append(UInt8(unit >> 8))
-        bytes.append(UInt8(unit & 0xFF))
+  /// Container references, each `width` bytes, big-endian.
+  @inline(__always)
+  mutating func appendReferences(_ references: [Int], _ range: Range<Int>, width: Int) {
+    reserve(range.count * width, at: count)
+    var position = count
+    references.withUnsafeBufferPointer { refs in
+      for index in range {
+        let value = UInt64(truncatingIfNeeded: refs[index])
+        var shift = UInt64((width - 1) * 8)
+        for _ in 0..<width {
+          base[position] = UInt8(truncatingIfNeeded: value >> shift)
+          position += 1
+          shift &-= 8
+        }
       }
     }
+    count = position
   }
 }

@@ -40,14 +40,10 @@ extension RestorationArchive {
   /// Writes the archive; with `allowingDuplicatePaths`, records may share a path (references
   /// then point at the first), which only tests of hostile archives need.
   package func encoded(allowingDuplicatePaths: Bool) throws(RestorationError) -> [UInt8] {
-    var indices: [String: Int] = [:]
-    indices.reserveCapacity(records.count)
+    var table = StringTable(capacity: records.count)
     for (index, record) in records.enumerated() {
-      if allowingDuplicatePaths {
-        if indices[record.identifierPath] == nil { indices[record.identifierPath] = index }
-        continue
-      }
-      guard indices.updateValue(index, forKey: record.identifierPath) == nil else {
+      let inserted = table.insert(record.identifierPath, index).inserted
+      guard inserted || allowingDuplicatePaths else {
         throw RestorationError(
           .encodingFailed,
           "two records share the identifier path",
@@ -55,8 +51,10 @@ extension RestorationArchive {
         )
       }
     }
+    // A constant, so that the closure reads the table in place instead of copying it per call.
+    let indices = table
     let resolve = { (path: String) throws(RestorationError) -> Int in
-      guard let index = indices[path] else {
+      guard let index = indices.value(for: path) else {
         throw RestorationError(
           .encodingFailed,
           "reference to '\(path)', which has no record in the archive"
@@ -69,41 +67,77 @@ extension RestorationArchive {
     let checksum = writer.addChecksumPlaceholder()
     let topLevelReference = try writer.addDictionary(topLevel, resolve: resolve)
 
+    // Field names, kinds and class names repeat in every record: look each up once. (No nested
+    // functions here: capturing the writer would move it to the heap and check exclusivity on
+    // every access.)
+    let pathKey = writer.add(string: ArchiveField.path)
+    let kindKey = writer.add(string: ArchiveField.kind)
+    let classKey = writer.add(string: ArchiveField.className)
+    let stateKey = writer.add(string: ArchiveField.state)
+    var kindReferences: [Int?] = Array(repeating: nil, count: RestorationKind.allCases.count)
+    var lastClass: (name: String, reference: Int)?
+
     var recordReferences: [Int] = []
     recordReferences.reserveCapacity(records.count)
     var keys: [Int] = []
     var values: [Int] = []
-    for record in records {
-      keys.removeAll(keepingCapacity: true)
-      values.removeAll(keepingCapacity: true)
-      func field(_ name: String, _ value: Int) {
-        keys.append(writer.add(string: name))
-        values.append(value)
-      }
-      field(ArchiveField.path, writer.add(string: record.identifierPath))
-      field(ArchiveField.kind, writer.add(string: record.kind.rawValue))
-      field(ArchiveField.className, writer.add(string: record.className))
-      if let name = record.restorationClassName {
-        field(ArchiveField.restorationClass, writer.add(string: name))
-      }
-      if let storyboard = record.storyboard {
-        field(ArchiveField.storyboard, writer.add(string: storyboard.name))
-        if let identifier = storyboard.identifier {
-          field(ArchiveField.storyboardIdentifier, writer.add(string: identifier))
+    // Records are read in place through a buffer pointer (`records[index].field`): binding each
+    // to a local, or reading it through the array's subscript, copies it, retaining and
+    // releasing its strings and arrays, which cost as much as writing it.
+    try records.withUnsafeBufferPointer { (records) throws(RestorationError) in
+      for index in records.indices {
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        keys.append(pathKey)
+        values.append(writer.add(string: records[index].identifierPath))
+        let kindSlot = records[index].kind.slot
+        let kind: Int
+        if let known = kindReferences[kindSlot] {
+          kind = known
+        } else {
+          kind = writer.add(string: records[index].kind.rawValue)
+          kindReferences[kindSlot] = kind
         }
+        keys.append(kindKey)
+        values.append(kind)
+        let className: Int
+        if let lastClass, lastClass.name == records[index].className {
+          className = lastClass.reference
+        } else {
+          className = writer.add(string: records[index].className)
+          lastClass = (records[index].className, className)
+        }
+        keys.append(classKey)
+        values.append(className)
+        if let restorationClass = records[index].restorationClassName {
+          keys.append(writer.add(string: ArchiveField.restorationClass))
+          values.append(writer.add(string: restorationClass))
+        }
+        if let storyboard = records[index].storyboard {
+          keys.append(writer.add(string: ArchiveField.storyboard))
+          values.append(writer.add(string: storyboard.name))
+          if let identifier = storyboard.identifier {
+            keys.append(writer.add(string: ArchiveField.storyboardIdentifier))
+            values.append(writer.add(string: identifier))
+          }
+        }
+        if !records[index].sensitiveKeys.isEmpty {
+          var sensitive: [Int] = []
+          for key in records[index].sensitiveKeys { sensitive.append(writer.add(string: key)) }
+          keys.append(writer.add(string: ArchiveField.sensitiveKeys))
+          values.append(writer.addArray(sensitive))
+        }
+        do throws(RestorationError) {
+          let state = try writer.addDictionary(records[index].state, resolve: resolve)
+          keys.append(stateKey)
+          values.append(state)
+        } catch {
+          var located = error
+          located.identifierPath = records[index].identifierPath
+          throw located
+        }
+        recordReferences.append(writer.addDictionary(keys: keys, values: values))
       }
-      if !record.sensitiveKeys.isEmpty {
-        let names = record.sensitiveKeys.map { writer.add(string: $0) }
-        field(ArchiveField.sensitiveKeys, writer.addArray(names))
-      }
-      do {
-        field(ArchiveField.state, try writer.addDictionary(record.state, resolve: resolve))
-      } catch {
-        var located = error
-        located.identifierPath = record.identifierPath
-        throw located
-      }
-      recordReferences.append(writer.addDictionary(keys: keys, values: values))
     }
     let objects = writer.addArray(recordReferences)
 
@@ -142,48 +176,44 @@ extension RestorationArchive {
     guard try reader.type(of: reader.topObject) == .dictionary else {
       throw RestorationError(.notArchive, "the top object is not a dictionary")
     }
-    let (rootKeys, rootValues) = try reader.dictionaryReferences(reader.topObject)
-    var fields: [String: Int] = [:]
-    for (key, value) in zip(rootKeys, rootValues) {
-      fields[try reader.string(key)] = value
-    }
-    guard let format = fields[ArchiveField.format],
+    var fields = FieldReader()
+    let root = try fields.read(reader.topObject, &reader)
+    guard let format = root[.format],
       try reader.type(of: format) == .asciiString,
       try reader.string(format) == ArchiveField.formatName
     else {
       throw RestorationError(.notArchive, "no 'format' field naming a restoration archive")
     }
-    guard let checksum = fields[ArchiveField.checksum],
+    guard let checksum = root[.checksum],
       try reader.offset(of: checksum) == ArchiveChecksum.offset
     else {
       throw RestorationError(.notArchive, "the checksum field is not the object at byte 8")
     }
-    guard let topLevelReference = fields[ArchiveField.topLevel],
+    guard let topLevelReference = root[.topLevel],
       try reader.type(of: topLevelReference) == .dictionary
     else {
       throw RestorationError(.notArchive, "no 'topLevel' dictionary")
     }
-    guard let objectsReference = fields[ArchiveField.objects],
+    guard let objectsReference = root[.objects],
       try reader.type(of: objectsReference) == .array
     else {
       throw RestorationError(.notArchive, "no 'objects' array")
     }
 
     // Record paths first: UIDs anywhere in the archive are record indices.
-    let recordReferences = try reader.arrayReferences(objectsReference)
-    var recordFields: [[String: Int]] = []
-    recordFields.reserveCapacity(recordReferences.count)
+    let (recordCount, recordStart) = try reader.containerSpan(objectsReference, isDictionary: false)
+    var recordFields: [RecordFields] = []
+    recordFields.reserveCapacity(recordCount)
     var paths: [String] = []
-    paths.reserveCapacity(recordReferences.count)
-    for (index, reference) in recordReferences.enumerated() {
+    paths.reserveCapacity(recordCount)
+    for index in 0..<recordCount {
+      let reference = reader.reference(at: recordStart, index)
       guard try reader.type(of: reference) == .dictionary else {
         throw RestorationError(.malformed, "object record \(index) is not a dictionary")
       }
-      let (keys, values) = try reader.dictionaryReferences(reference)
-      var fields: [String: Int] = [:]
-      for (key, value) in zip(keys, values) { fields[try reader.string(key)] = value }
-      paths.append(try Self.stringField(ArchiveField.path, of: fields, record: index, &reader))
-      recordFields.append(fields)
+      let record = try fields.read(reference, &reader)
+      paths.append(try Self.stringField(.path, of: record, record: index, &reader))
+      recordFields.append(record)
     }
     let uid = { (index: Int) throws(RestorationError) -> String in
       guard index < paths.count else {
@@ -207,50 +237,58 @@ extension RestorationArchive {
     }
 
     records.reserveCapacity(recordFields.count)
+    // Kind strings are shared by every record that has the kind: parse each object once.
+    var kinds: [(reference: Int, kind: RestorationKind)] = []
     for (index, fields) in recordFields.enumerated() {
-      let kindName = try Self.stringField(ArchiveField.kind, of: fields, record: index, &reader)
-      guard let kind = RestorationKind(rawValue: kindName) else {
-        throw RestorationError(
-          .malformed,
-          "object record \(index) has unknown kind '\(kindName)'",
-          identifierPath: paths[index]
-        )
+      guard let kindReference = fields[.kind] else {
+        throw RestorationError(.malformed, "object record \(index) has no 'kind'")
       }
-      let className = try Self.stringField(
-        ArchiveField.className,
-        of: fields,
-        record: index,
-        &reader
-      )
+      let kind: RestorationKind
+      if let known = kinds.first(where: { $0.reference == kindReference }) {
+        kind = known.kind
+      } else {
+        let kindName = try Self.stringField(.kind, of: fields, record: index, &reader)
+        guard let parsed = RestorationKind(rawValue: kindName) else {
+          throw RestorationError(
+            .malformed,
+            "object record \(index) has unknown kind '\(kindName)'",
+            identifierPath: paths[index]
+          )
+        }
+        kind = parsed
+        if kinds.count < 8 { kinds.append((kindReference, parsed)) }
+      }
+      let className = try Self.stringField(.className, of: fields, record: index, &reader)
       let restorationClass = try Self.optionalStringField(
-        ArchiveField.restorationClass,
+        .restorationClass,
         of: fields,
         record: index,
         &reader
       )
       let storyboardName = try Self.optionalStringField(
-        ArchiveField.storyboard,
+        .storyboard,
         of: fields,
         record: index,
         &reader
       )
       let storyboardIdentifier = try Self.optionalStringField(
-        ArchiveField.storyboardIdentifier,
+        .storyboardIdentifier,
         of: fields,
         record: index,
         &reader
       )
       var sensitiveKeys: [String] = []
-      if let reference = fields[ArchiveField.sensitiveKeys] {
+      if let reference = fields[.sensitiveKeys] {
         guard try reader.type(of: reference) == .array else {
           throw Self.fieldError(ArchiveField.sensitiveKeys, "an array", record: index, paths[index])
         }
-        for key in try reader.arrayReferences(reference) {
-          sensitiveKeys.append(try reader.string(key))
+        let (count, start) = try reader.containerSpan(reference, isDictionary: false)
+        for element in 0..<count {
+          sensitiveKeys.append(try reader.string(reader.reference(at: start, element)))
         }
       }
       var state = KeyedValues()
-      if let reference = fields[ArchiveField.state] {
+      if let reference = fields[.state] {
         guard try reader.type(of: reference) == .dictionary else {
           throw Self.fieldError(ArchiveField.state, "a dictionary", record: index, paths[index])
         }
@@ -298,27 +336,27 @@ extension RestorationArchive {
   }
 
   private static func stringField(
-    _ name: String,
-    of fields: [String: Int],
+    _ field: RecordField,
+    of fields: RecordFields,
     record index: Int,
     _ reader: inout BinaryPropertyListReader
   ) throws(RestorationError) -> String {
-    guard let value = try optionalStringField(name, of: fields, record: index, &reader) else {
-      throw RestorationError(.malformed, "object record \(index) has no '\(name)'")
+    guard let value = try optionalStringField(field, of: fields, record: index, &reader) else {
+      throw RestorationError(.malformed, "object record \(index) has no '\(field.name)'")
     }
     return value
   }
 
   private static func optionalStringField(
-    _ name: String,
-    of fields: [String: Int],
+    _ field: RecordField,
+    of fields: RecordFields,
     record index: Int,
     _ reader: inout BinaryPropertyListReader
   ) throws(RestorationError) -> String? {
-    guard let reference = fields[name] else { return nil }
+    guard let reference = fields[field] else { return nil }
     let type = try reader.type(of: reference)
     guard type == .asciiString || type == .utf16String else {
-      throw fieldError(name, "a string", record: index, nil)
+      throw fieldError(field.name, "a string", record: index, nil)
     }
     return try reader.string(reference)
   }
@@ -340,4 +378,91 @@ extension RestorationArchive {
 private func hex(_ value: UInt32) -> String {
   let digits = String(value, radix: 16)
   return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+}
+
+extension RestorationKind {
+  /// A small index for per-kind tables.
+  var slot: Int {
+    switch self {
+    case .viewController: 0
+    case .view: 1
+    case .object: 2
+    }
+  }
+}
+
+/// The fields of the archive's root and record dictionaries the reader looks for.
+enum RecordField: Int, CaseIterable {
+  case checksum, format, topLevel, objects
+  case path, kind, className, restorationClass, storyboard, storyboardIdentifier, sensitiveKeys
+  case state
+
+  /// The field's name in the file.
+  var name: String {
+    switch self {
+    case .checksum: ArchiveField.checksum
+    case .format: ArchiveField.format
+    case .topLevel: ArchiveField.topLevel
+    case .objects: ArchiveField.objects
+    case .path: ArchiveField.path
+    case .kind: ArchiveField.kind
+    case .className: ArchiveField.className
+    case .restorationClass: ArchiveField.restorationClass
+    case .storyboard: ArchiveField.storyboard
+    case .storyboardIdentifier: ArchiveField.storyboardIdentifier
+    case .sensitiveKeys: ArchiveField.sensitiveKeys
+    case .state: ArchiveField.state
+    }
+  }
+}
+
+/// The value references of one dictionary's known fields; unknown fields are ignored.
+struct RecordFields {
+  private var references = [Int](repeating: -1, count: RecordField.allCases.count)
+
+  subscript(field: RecordField) -> Int? {
+    get {
+      let reference = references[field.rawValue]
+      return reference < 0 ? nil : reference
+    }
+    set { references[field.rawValue] = newValue ?? -1 }
+  }
+}
+
+/// Reads field dictionaries, recognising each key object once.
+///
+/// Writers share one string object per field name across all records, so the reader caches
+/// which field a key object names, by object index, instead of reading and comparing the same
+/// key string in every record. Keys are still checked to be strings, and a field named twice
+/// keeps its last value, as a dictionary would.
+struct FieldReader {
+  /// The field each key object names, by object index: -1 not yet seen, -2 no known field.
+  private var fieldOfKey: [Int8] = []
+
+  mutating func read(
+    _ reference: Int,
+    _ reader: inout BinaryPropertyListReader
+  ) throws(RestorationError) -> RecordFields {
+    if fieldOfKey.isEmpty {
+      fieldOfKey = [Int8](repeating: -1, count: reader.objectCount)
+    }
+    let (count, start) = try reader.containerSpan(reference, isDictionary: true)
+    var fields = RecordFields()
+    for index in 0..<count {
+      let key = reader.reference(at: start, index)
+      guard key < fieldOfKey.count else {
+        _ = try reader.offset(of: key)  // throws the out-of-range error
+        continue
+      }
+      var field = fieldOfKey[key]
+      if field == -1 {
+        let name = try reader.string(key)
+        field = Int8(RecordField.allCases.first { $0.name == name }?.rawValue ?? -2)
+        fieldOfKey[key] = field
+      }
+      guard field >= 0, let known = RecordField(rawValue: Int(field)) else { continue }
+      fields[known] = reader.reference(at: start, count + index)
+    }
+    return fields
+  }
 }

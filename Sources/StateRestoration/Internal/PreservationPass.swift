@@ -12,8 +12,11 @@ final class PreservationPass: ReferenceEncoding {
   private var resolver: IdentifierPathResolver
 
   private var queue: [any StateRestoring] = []
-  private var enqueued: Set<ObjectIdentifier> = []
-  private var pathOwners: [String: ObjectIdentifier] = [:]
+  private var enqueued = IdentityMap<Bool>()
+  /// The object that owns each archived path, as its identity's bits.
+  private var pathOwners = StringTable()
+  /// The restoration class seen last, with its registered name: most objects share a handful.
+  private var lastRestorationClass: (type: ObjectIdentifier, name: String, registered: Bool)?
   private var records: [RestorationArchive.Record] = []
   private var depths: [Int] = []
   private(set) var issues: [PreservationReport.Issue] = []
@@ -49,7 +52,7 @@ final class PreservationPass: ReferenceEncoding {
   }
 
   private func enqueue(_ object: any StateRestoring) {
-    if enqueued.insert(ObjectIdentifier(object)).inserted {
+    if enqueued.insert(true, for: ObjectIdentifier(object)) {
       queue.append(object)
     }
   }
@@ -64,8 +67,9 @@ final class PreservationPass: ReferenceEncoding {
       }
       return
     }
-    let identity = ObjectIdentifier(object)
-    if let owner = pathOwners[path], owner != identity {
+    let identity = Int(bitPattern: UInt(bitPattern: ObjectIdentifier(object)))
+    let owner = pathOwners.insert(path, identity).value
+    if owner != identity {
       issue(
         .duplicatePath,
         path,
@@ -73,7 +77,6 @@ final class PreservationPass: ReferenceEncoding {
       )
       return
     }
-    pathOwners[path] = identity
     // Tree children join the walk before the encode runs, so the archive lists them in tree
     // order even when the encode references one of them (a tab bar's selected tab), as UIKit's
     // root paths are listed.
@@ -97,8 +100,18 @@ final class PreservationPass: ReferenceEncoding {
 
     var restorationClassName: String?
     if let type = object.objectRestorationClass {
-      restorationClassName = registry.name(of: type)
-      if !registry.isRegistered(type) {
+      let typeIdentity = ObjectIdentifier(type)
+      let registered: Bool
+      if let last = lastRestorationClass, last.type == typeIdentity {
+        restorationClassName = last.name
+        registered = last.registered
+      } else {
+        let name = registry.name(of: type)
+        registered = registry.isRegistered(type)
+        restorationClassName = name
+        lastRestorationClass = (typeIdentity, name, registered)
+      }
+      if !registered {
         issue(
           .restorationClassNotRegistered,
           path,
@@ -144,6 +157,9 @@ final class PreservationPass: ReferenceEncoding {
   /// A stable counting sort by depth: linear, and parents (shallower) always come first.
   private func recordsByDepth() -> [RestorationArchive.Record] {
     guard let deepest = depths.max(), deepest > 1 else { return records }
+    // A breadth-first walk is usually in depth order already; copying every record into a new
+    // order costs a dozen reference-count operations per record.
+    if zip(depths, depths.dropFirst()).allSatisfy({ $0 <= $1 }) { return records }
     var counts = [Int](repeating: 0, count: deepest + 2)
     for depth in depths { counts[depth + 1] += 1 }
     for index in 1..<counts.count { counts[index] += counts[index - 1] }

@@ -11,16 +11,17 @@ final class RestorationPass: ReferenceResolving {
   private let warn: (String) -> Void
 
   private var resolver: IdentifierPathResolver
-  /// Objects found or created, by archived path.
-  private var located: [String: any StateRestoring] = [:]
   /// Which archived path each located object was restored as.
-  private var locatedIdentities: [ObjectIdentifier: String] = [:]
-  /// Objects of the launch hierarchy, by their current identifier path.
-  private var existing: [String: any StateRestoring] = [:]
-  private var mapped: Set<ObjectIdentifier> = []
+  private var locatedIdentities = IdentityMap<String>()
+  /// Objects of the launch hierarchy, by their current identifier path: indices into
+  /// `existingObjects`.
+  private var existing = StringTable()
+  private var existingObjects: [any StateRestoring] = []
+  private var mapped = IdentityMap<Bool>()
 
   private var entries: [RestorationReport.Entry] = []
-  private var entryIndex: [String: Int] = [:]
+  /// The first entry of each archived path; the object located for a path is that entry's.
+  private var entryIndex = StringTable()
   private var coders: [StateDecoder?] = []
   private var objects: [(any StateRestoring)?] = []
   private(set) var warnings: [String] = []
@@ -71,9 +72,13 @@ final class RestorationPass: ReferenceResolving {
   private func mapSubtree(_ root: any StateRestoring) {
     var stack = [root]
     while let object = stack.popLast() {
-      guard mapped.insert(ObjectIdentifier(object)).inserted else { continue }
-      if let path = resolver.path(of: object), existing[path] == nil {
-        existing[path] = object
+      guard mapped.insert(true, for: ObjectIdentifier(object)) else { continue }
+      if let path = resolver.path(of: object) {
+        let lookup = existing.lookUp(path)
+        if lookup.value == nil {
+          existing.insert(path, existingObjects.count, at: lookup)
+          existingObjects.append(object)
+        }
       }
       if let node = object as? any RestorationNode {
         stack.append(contentsOf: node.restorationChildren.reversed())
@@ -86,6 +91,7 @@ final class RestorationPass: ReferenceResolving {
     entries.reserveCapacity(archive.records.count)
     coders.reserveCapacity(archive.records.count)
     objects.reserveCapacity(archive.records.count)
+    entryIndex = StringTable(capacity: archive.records.count)
     for (index, record) in archive.records.enumerated() {
       let decoder = StateDecoder(
         values: record.state, identifierPath: record.identifierPath, context: self)
@@ -99,7 +105,6 @@ final class RestorationPass: ReferenceResolving {
       )
       let found = locate(record, decoder: decoder, entry: &entry)
       if let found {
-        located[record.identifierPath] = found
         locatedIdentities[ObjectIdentifier(found)] = record.identifierPath
         resolver.pin(found, to: record.identifierPath)
         mapSubtree(found)
@@ -109,9 +114,7 @@ final class RestorationPass: ReferenceResolving {
       } else if case .skipped(let reason) = entry.status {
         debug("Skipping identifier path \(record.identifierPath): \(reason)")
       }
-      if entryIndex[record.identifierPath] == nil {
-        entryIndex[record.identifierPath] = entries.count
-      }
+      entryIndex.insert(record.identifierPath, entries.count)
       entries.append(entry)
       coders.append(found == nil ? nil : decoder)
       objects.append(found)
@@ -128,9 +131,9 @@ final class RestorationPass: ReferenceResolving {
       return nil
     }
     let path = record.identifierPath
-    if entryIndex[path] != nil { return skip(.duplicatePath) }
-    if let ancestor = nearestArchivedAncestor(of: path), located[ancestor] == nil {
-      return skip(.missingParent(ancestor))
+    if entryIndex.value(for: path) != nil { return skip(.duplicatePath) }
+    if let ancestor = nearestArchivedAncestor(of: path), objects[ancestor] == nil {
+      return skip(.missingParent(archive.records[ancestor].identifierPath))
     }
     let components = IdentifierPath.components(of: path)
 
@@ -152,7 +155,9 @@ final class RestorationPass: ReferenceResolving {
       {
         found = object
         entry.source = .delegate
-      } else if let object = existing[path] ?? childOfLocatedContainer(at: path) {
+      } else if let object = existing.value(for: path).map({ existingObjects[$0] })
+        ?? childOfLocatedContainer(at: path)
+      {
         found = object
         entry.source = .existing
       } else if let storyboard = record.storyboard,
@@ -166,8 +171,8 @@ final class RestorationPass: ReferenceResolving {
       }
     }
     guard let object = found else {
-      if let container = locatedContainerPath(of: path) {
-        return skip(.containerHasNoSuchChild(container))
+      if let container = locatedContainer(of: path) {
+        return skip(.containerHasNoSuchChild(container.path))
       }
       return skip(.notFound)
     }
@@ -179,8 +184,8 @@ final class RestorationPass: ReferenceResolving {
 
   /// Asks the restored container of `path` for a child with the same identifier and index.
   private func childOfLocatedContainer(at path: String) -> (any StateRestoring)? {
-    guard let container = locatedContainerPath(of: path),
-      let node = located[container] as? any RestorationNode
+    guard let container = locatedContainer(of: path),
+      let node = container.object as? any RestorationNode
     else { return nil }
     var components = IdentifierPath.components(of: path)
     guard let identifier = components.popLast() else { return nil }
@@ -194,17 +199,30 @@ final class RestorationPass: ReferenceResolving {
     return child
   }
 
-  /// The path of the direct container of `path` when that container was restored.
-  private func locatedContainerPath(of path: String) -> String? {
-    guard let parent = IdentifierPath.parent(of: path), located[parent] != nil else { return nil }
-    return parent
+  /// The direct container of `path`, when it has a record and was restored.
+  private func locatedContainer(of path: String) -> (path: String, object: any StateRestoring)? {
+    guard let parent = IdentifierPath.parent(of: path), let index = entryIndex.value(for: parent),
+      let object = objects[index]
+    else { return nil }
+    return (parent, object)
   }
 
-  /// The closest proper ancestor path that has a record of its own.
-  private func nearestArchivedAncestor(of path: String) -> String? {
+  /// The entry of the closest proper ancestor path that has a record of its own.
+  private func nearestArchivedAncestor(of path: String) -> Int? {
+    // Parent paths are prefixes of the path: look them up in place rather than making a string
+    // per level.
+    if case .some(var length) = IdentifierPath.parentLength(of: path) {
+      while let prefix = length {
+        if let index = entryIndex.value(forPrefix: prefix, of: path) { return index }
+        length =
+          IdentifierPath.parentLength(
+            of: String(decoding: path.utf8.prefix(prefix), as: UTF8.self)) ?? nil
+      }
+      return nil
+    }
     var current = IdentifierPath.parent(of: path)
     while let candidate = current {
-      if entryIndex[candidate] != nil { return candidate }
+      if let index = entryIndex.value(for: candidate) { return index }
       current = IdentifierPath.parent(of: candidate)
     }
     return nil
@@ -217,8 +235,7 @@ final class RestorationPass: ReferenceResolving {
     for index in entries.indices {
       guard let object = objects[index], let coder = coders[index] else { continue }
       let record = archive.records[index]
-      let lineage = classNames.lineage(of: object)
-      guard lineage.contains(record.className) else {
+      guard classNames.object(object, isKindOf: record.className) else {
         entries[index].status = .skipped(
           .classMismatch(archived: record.className, found: classNames.name(of: object))
         )
@@ -253,12 +270,13 @@ final class RestorationPass: ReferenceResolving {
   // MARK: ReferenceResolving
 
   func resolveReference(_ path: String) -> (any StateRestoring)? {
-    located[path]
+    guard let index = entryIndex.value(for: path), index < objects.count else { return nil }
+    return objects[index]
   }
 
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?) {
     for path in paths {
-      guard let index = entryIndex[path] else { continue }
+      guard let index = entryIndex.value(for: path) else { continue }
       if entries[index].status == .restored {
         entries[index].status = .truncated(reason)
       }
@@ -271,7 +289,7 @@ final class RestorationPass: ReferenceResolving {
   }
 
   func addNote(_ note: String, for path: String) {
-    guard let index = entryIndex[path] else { return }
+    guard let index = entryIndex.value(for: path) else { return }
     entries[index].notes.append(note)
     debug("\(path): \(note)")
   }

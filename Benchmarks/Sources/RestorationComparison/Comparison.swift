@@ -1,0 +1,356 @@
+import Foundation
+import StateRestoration
+
+// glibc's malloc_trim, which the Glibc module does not export; it returns freed memory to the
+// system so that one contender's leftovers do not hide the next one's peak.
+@_silgen_name("malloc_trim")
+private func mallocTrim(_ pad: Int) -> Int32
+
+/// An encoder under comparison.
+package enum Contender: String, CaseIterable, Sendable, Codable {
+  case engine
+  case propertyListEncoder = "plist-encoder"
+  case propertyListSerialization = "plist-serialization"
+  case jsonEncoder = "json-encoder"
+  case keyedArchiver = "keyed-archiver"
+
+  /// The name in tables.
+  package var title: String {
+    switch self {
+    case .engine: "StateRestoration engine"
+    case .propertyListEncoder: "PropertyListEncoder (binary)"
+    case .propertyListSerialization: "PropertyListSerialization (binary)"
+    case .jsonEncoder: "JSONEncoder"
+    case .keyedArchiver: "NSKeyedArchiver"
+    }
+  }
+}
+
+/// What one contender measured at one size; times are medians, in milliseconds.
+package struct Measurement: Codable, Sendable {
+  package var contender: Contender
+  package var objects: Int
+  /// Encode to bytes (the engine: walk, coders and writer).
+  package var encode: Double?
+  /// Decode from bytes.
+  package var decode: Double?
+  /// The engine's full preserve: walk, encode, atomic write to a file.
+  package var preserve: Double?
+  /// The part of `preserve` spent writing the file (write, fsync, rename, fsync of the folder).
+  package var preserveWrite: Double?
+  /// The engine's full restore: read, decode, locate or re-create, decode every object.
+  package var restore: Double?
+  /// The bytes produced.
+  package var bytes: Int?
+  /// How far the resident set grew above its level before, while encoding and decoding once.
+  package var peakMemory: Int?
+  /// The number of timed runs behind each median.
+  package var runs: Int
+  /// Why the contender was not measured at this size.
+  package var skipped: String?
+}
+
+/// Runs every contender at every size, side by side in one process.
+package struct Comparison {
+  package var sizes: [Int]
+  package var runs: Int
+  /// A contender is skipped at a size when its encode and decode would take longer than this.
+  package var timeCap: Double
+  package var contenders: [Contender]
+  /// Where the engine's full preserve writes its archive.
+  package var folder: String
+
+  package init(sizes: [Int], runs: Int, timeCap: Double, contenders: [Contender], folder: String) {
+    self.sizes = sizes
+    self.runs = runs
+    self.timeCap = timeCap
+    self.contenders = contenders
+    self.folder = folder
+  }
+
+  /// Measures everything.
+  ///
+  /// - Parameter progress: Called with a line before each step.
+  /// - Returns: One measurement per contender and size.
+  /// - Throws: ``ComparisonFailure`` when a contender loses data, or its encoder's error.
+  package func run(progress: (String) -> Void) throws -> [Measurement] {
+    var results: [Measurement] = []
+    var history: [Contender: [(objects: Int, seconds: Double)]] = [:]
+    for size in sizes {
+      let state = UIState(count: size)
+      for contender in contenders {
+        if let prediction = predict(history[contender] ?? [], size), prediction > timeCap {
+          progress("\(contender.rawValue) at \(size): skipped (predicted \(Int(prediction)) s)")
+          results.append(
+            Measurement(
+              contender: contender, objects: size, runs: 0,
+              skipped:
+                "predicted \(Int(prediction)) s for one encode and decode, above the cap of \(Int(timeCap)) s"
+            ))
+          continue
+        }
+        progress("\(contender.rawValue) at \(size)")
+        let measurement = try measure(contender, state)
+        history[contender, default: []].append(
+          (size, ((measurement.encode ?? 0) + (measurement.decode ?? 0)) / 1000))
+        results.append(measurement)
+      }
+    }
+    return results
+  }
+
+  /// The time one encode and decode would take at `size`, from the sizes measured so far:
+  /// extrapolated with the growth seen between the last two sizes, or as quadratic from one.
+  private func predict(_ history: [(objects: Int, seconds: Double)], _ size: Int) -> Double? {
+    guard let last = history.last else { return nil }
+    var exponent = 2.0
+    if history.count >= 2 {
+      let previous = history[history.count - 2]
+      if previous.seconds > 0, last.seconds > 0, last.objects > previous.objects {
+        exponent =
+          log(last.seconds / previous.seconds)
+          / log(Double(last.objects) / Double(previous.objects))
+        exponent = min(2.5, max(1, exponent))
+      }
+    }
+    return last.seconds * pow(Double(size) / Double(last.objects), exponent)
+  }
+
+  private func measure(_ contender: Contender, _ state: UIState) throws -> Measurement {
+    let coder = try makeCoder(contender, state)
+    // The first round trip is measured for memory and as a warm-up; slow contenders (over a
+    // second for a round trip) are not repeated.
+    let memoryBefore = Memory.startPeakTracking()
+    let clock = ContinuousClock()
+    let start = clock.now
+    let bytes = try coder.encode()
+    try coder.decode(bytes)
+    let first = (clock.now - start).seconds
+    let peak = Memory.peakGrowth(since: memoryBefore)
+    let repetitions = first > 1 ? 1 : runs
+    var encodeTimes: [Double] = []
+    var decodeTimes: [Double] = []
+    if repetitions == 1 {
+      // One run only: time its two halves separately.
+      let encodeStart = clock.now
+      let again = try coder.encode()
+      encodeTimes.append((clock.now - encodeStart).milliseconds)
+      let decodeStart = clock.now
+      try coder.decode(again)
+      decodeTimes.append((clock.now - decodeStart).milliseconds)
+    } else {
+      for _ in 0..<repetitions {
+        let encodeStart = clock.now
+        let again = try coder.encode()
+        encodeTimes.append((clock.now - encodeStart).milliseconds)
+        let decodeStart = clock.now
+        try coder.decode(again)
+        decodeTimes.append((clock.now - decodeStart).milliseconds)
+      }
+    }
+    var measurement = Measurement(
+      contender: contender, objects: state.count, encode: median(encodeTimes),
+      decode: median(decodeTimes), bytes: bytes.count, peakMemory: peak, runs: repetitions)
+    if contender == .engine {
+      try measureFullCycle(state, repetitions: runs, into: &measurement)
+    }
+    return measurement
+  }
+
+  /// The engine's full preserve (to a real file) and full restore (from it).
+  private func measureFullCycle(
+    _ state: UIState,
+    repetitions: Int,
+    into measurement: inout Measurement
+  ) throws {
+    let contender = EngineContender(state: state)
+    let store = try FileArchiveStore(stateRoot: folder, bundleIdentifier: "com.example.benchmark")
+    let engine = contender.makeEngine(store: store)
+    var preserveTimes: [Double] = []
+    var writeTimes: [Double] = []
+    var restoreTimes: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<max(1, repetitions) + 1 {
+      let start = clock.now
+      let report = engine.preserveApplicationState(roots: [contender.root])
+      let elapsed = (clock.now - start).milliseconds
+      guard case .saved = report.outcome, report.identifierPaths.count == state.count else {
+        throw ComparisonFailure("preservation failed: \(report.outcome)")
+      }
+      preserveTimes.append(elapsed)
+      writeTimes.append(report.timings[.write]?.milliseconds ?? 0)
+
+      let launch = contender.makeLaunchTree()
+      let restoreStart = clock.now
+      let restored = engine.restoreApplicationState(roots: [launch])
+      let restoreElapsed = (clock.now - restoreStart).milliseconds
+      guard restored.outcome == .restored, restored.restoredPaths.count == state.count else {
+        throw ComparisonFailure(
+          "restoration failed: \(restored.outcome), \(restored.restoredPaths.count) restored")
+      }
+      restoreTimes.append(restoreElapsed)
+    }
+    // The first cycle warms up the file system and the allocator.
+    measurement.preserve = median(Array(preserveTimes.dropFirst()))
+    measurement.preserveWrite = median(Array(writeTimes.dropFirst()))
+    measurement.restore = median(Array(restoreTimes.dropFirst()))
+  }
+
+  private func makeCoder(_ contender: Contender, _ state: UIState) throws -> any ContenderCoder {
+    switch contender {
+    case .engine: EngineCoder(state)
+    case .propertyListEncoder: PropertyListEncoderCoder(state)
+    case .propertyListSerialization: PropertyListSerializationCoder(state)
+    case .jsonEncoder: JSONCoder(state)
+    case .keyedArchiver: KeyedArchiverCoder(state)
+    }
+  }
+}
+
+// MARK: - The contenders' encode and decode
+
+/// Encodes the state held in a contender's terms, and decodes bytes back into those terms.
+protocol ContenderCoder {
+  func encode() throws -> [UInt8]
+  func decode(_ bytes: [UInt8]) throws
+}
+
+struct EngineCoder: ContenderCoder {
+  let contender: EngineContender
+  let engine: RestorationEngine
+  let count: Int
+
+  init(_ state: UIState) {
+    contender = EngineContender(state: state)
+    engine = contender.makeEngine(store: InMemoryArchiveStore())
+    count = state.count
+  }
+
+  func encode() throws -> [UInt8] { try contender.encode(with: engine) }
+
+  func decode(_ bytes: [UInt8]) throws {
+    let archive = try contender.decode(bytes)
+    guard archive.records.count == count else { throw ComparisonFailure("engine lost records") }
+  }
+}
+
+struct PropertyListEncoderCoder: ContenderCoder {
+  let archive: CodableArchive
+
+  init(_ state: UIState) { archive = CodableArchive(state) }
+
+  func encode() throws -> [UInt8] {
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .binary
+    return [UInt8](try encoder.encode(archive))
+  }
+
+  func decode(_ bytes: [UInt8]) throws {
+    let decoded = try PropertyListDecoder().decode(CodableArchive.self, from: Data(bytes))
+    guard decoded.count == archive.count else { throw ComparisonFailure("lost records") }
+  }
+}
+
+struct JSONCoder: ContenderCoder {
+  let archive: CodableArchive
+
+  init(_ state: UIState) { archive = CodableArchive(state) }
+
+  func encode() throws -> [UInt8] { [UInt8](try JSONEncoder().encode(archive)) }
+
+  func decode(_ bytes: [UInt8]) throws {
+    let decoded = try JSONDecoder().decode(CodableArchive.self, from: Data(bytes))
+    guard decoded.count == archive.count else { throw ComparisonFailure("lost records") }
+  }
+}
+
+struct PropertyListSerializationCoder: ContenderCoder {
+  let plist: [String: Any]
+  let count: Int
+
+  init(_ state: UIState) {
+    plist = PropertyListArchive.make(CodableArchive(state))
+    count = state.count
+  }
+
+  func encode() throws -> [UInt8] {
+    [UInt8](
+      try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+  }
+
+  func decode(_ bytes: [UInt8]) throws {
+    let decoded = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+    guard let root = decoded as? [String: Any], let objects = root["objects"] as? [Any],
+      objects.count == count
+    else { throw ComparisonFailure("lost records") }
+  }
+}
+
+struct KeyedArchiverCoder: ContenderCoder {
+  let root: KeyedNode
+  let count: Int
+
+  init(_ state: UIState) {
+    root = KeyedNode.makeTree(state)
+    count = state.count
+  }
+
+  func encode() throws -> [UInt8] {
+    [UInt8](try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false))
+  }
+
+  func decode(_ bytes: [UInt8]) throws {
+    let unarchiver = try NSKeyedUnarchiver(forReadingFrom: Data(bytes))
+    unarchiver.requiresSecureCoding = false
+    guard let decoded = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? KeyedNode,
+      decoded.treeCount == count
+    else { throw ComparisonFailure("NSKeyedUnarchiver lost objects") }
+  }
+}
+
+// MARK: - Helpers
+
+func median(_ values: [Double]) -> Double? {
+  guard !values.isEmpty else { return nil }
+  let sorted = values.sorted()
+  return sorted.count % 2 == 1
+    ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+extension Duration {
+  var seconds: Double {
+    let (whole, fraction) = components
+    return Double(whole) + Double(fraction) / 1e18
+  }
+
+  var milliseconds: Double { seconds * 1000 }
+}
+
+/// Peak resident memory, from Linux's `/proc/self/status`, reset through `clear_refs`.
+enum Memory {
+  /// Returns freed memory to the system and resets the peak; returns the resident size now.
+  static func startPeakTracking() -> Int? {
+    _ = mallocTrim(0)
+    guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return nil }
+    handle.write(Data("5".utf8))
+    try? handle.close()
+    return status("VmRSS")
+  }
+
+  /// How far the peak resident size rose above `before`.
+  static func peakGrowth(since before: Int?) -> Int? {
+    guard let before, let peak = status("VmHWM") else { return nil }
+    return max(0, peak - before)
+  }
+
+  private static func status(_ field: String) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+      return nil
+    }
+    for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+      let digits = line.split(separator: " ").dropFirst().first { Int($0) != nil }
+      return digits.flatMap { Int($0) }.map { $0 * 1024 }
+    }
+    return nil
+  }
+}

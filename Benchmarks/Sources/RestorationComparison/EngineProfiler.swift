@@ -1,0 +1,62 @@
+import StateRestoration
+
+/// Repeats one engine operation on the benchmark's state, so a profiler sees nothing else.
+///
+/// Preserve and restore use an in-memory store: profilers count instructions, and the file
+/// system's time is not the engine's.
+package struct EngineProfiler {
+  let contender: EngineContender
+  let engine: RestorationEngine
+  let store = InMemoryArchiveStore()
+  /// The archive of the state.
+  package let bytes: [UInt8]
+  let count: Int
+
+  /// Builds the state and one archive of it.
+  package init(objects: Int) throws {
+    let state = UIState(count: objects)
+    contender = EngineContender(state: state)
+    engine = contender.makeEngine(store: store)
+    bytes = try contender.encode(with: engine)
+    count = objects
+  }
+
+  /// Walks the tree and encodes it.
+  package func encode() throws { try step(encoding: true) }
+
+  /// Decodes the archive.
+  package func decode() throws { try step(encoding: false) }
+
+  @inline(never)
+  func step(encoding: Bool) throws {
+    if encoding {
+      _ = try contender.encode(with: engine)
+    } else {
+      _ = try contender.decode(bytes)
+    }
+  }
+
+  /// A full preserve.
+  ///
+  /// - Returns: The time of each phase.
+  @inline(never)
+  @discardableResult
+  package func preserve() throws -> [String: Duration] {
+    let report = engine.preserveApplicationState(roots: [contender.root])
+    guard case .saved = report.outcome else { throw ComparisonFailure("not saved") }
+    return Dictionary(uniqueKeysWithValues: report.timings.map { ($0.key.rawValue, $0.value) })
+  }
+
+  /// A full restore into a fresh launch tree.
+  @inline(never)
+  @discardableResult
+  package func restore() throws -> [String: Duration] {
+    store.contents[.archive] = bytes
+    let launch = contender.makeLaunchTree()
+    let report = engine.restoreApplicationState(roots: [launch])
+    guard report.restoredPaths.count == count else {
+      throw ComparisonFailure("restored \(report.restoredPaths.count) of \(count)")
+    }
+    return Dictionary(uniqueKeysWithValues: report.timings.map { ($0.key.rawValue, $0.value) })
+  }
+}

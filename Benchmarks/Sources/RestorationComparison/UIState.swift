@@ -1,0 +1,106 @@
+#if canImport(FoundationEssentials)
+  package import FoundationEssentials
+#else
+  package import Foundation
+#endif
+
+/// The UI state every contender saves: a tab bar controller whose tabs are navigation
+/// controllers, each with a stack of screens, as a real app's controller tree is.
+///
+/// Each object has 6 to 8 keys of mixed types (strings, integers, reals, Booleans, dates, integer
+/// arrays) and some references: a tab bar references its tabs, a navigation controller its stack
+/// and its top screen, and a screen the one below it. Values are derived from the object's index,
+/// so every contender encodes the same values.
+package struct UIState: Sendable {
+  /// What an object is.
+  package enum Role: Sendable {
+    case tabBar, navigation, screen
+  }
+
+  /// One restorable object.
+  package struct Object: Sendable {
+    /// Its restoration identifier.
+    package var identifier: String
+    /// Its role, which decides its keys.
+    package var role: Role
+    /// Its index among its parent's children; nil for the root.
+    package var indexInParent: Int?
+    /// Its parent's index in ``UIState/objects``.
+    package var parent: Int?
+    /// Its children's indices.
+    package var children: [Int] = []
+    /// A screen's predecessor on its stack.
+    package var previous: Int?
+
+    // The saved values.
+    package var title: String
+    package var number: Int
+    package var real: Double
+    package var flag: Bool
+    package var date: Date
+    package var list: [Int]
+    package var text: String
+  }
+
+  /// The objects, parents before children; the root is at index 0.
+  package var objects: [Object]
+
+  /// The identifier path of every object, as the engine computes it.
+  package var paths: [String]
+
+  /// Builds the state with `count` objects: one tab bar, a tab per 100 objects, and screens.
+  ///
+  /// - Parameter count: The number of objects, at least 2.
+  package init(count: Int) {
+    let tabs = max(1, count / 100)
+    var objects: [Object] = []
+    objects.reserveCapacity(count)
+    func values(_ seed: Int) -> (String, Int, Double, Bool, Date, [Int], String) {
+      (
+        "Title \(seed)", seed % 50, Double(seed % 977) * 1.5, seed % 7 == 0,
+        Date(timeIntervalSinceReferenceDate: 700_000_000 + Double(seed)),
+        [seed % 10, seed % 13], seed % 3 == 0 ? "query \(seed % 100)" : ""
+      )
+    }
+    let root = values(0)
+    objects.append(
+      Object(
+        identifier: "TabBarController", role: .tabBar, title: root.0, number: 0, real: root.2,
+        flag: false, date: root.4, list: Array(0..<tabs), text: "3"))
+    for tab in 0..<tabs {
+      let v = values(objects.count)
+      objects[0].children.append(objects.count)
+      objects.append(
+        Object(
+          identifier: "NavigationController", role: .navigation, indexInParent: tab, parent: 0,
+          title: v.0, number: v.1, real: v.2, flag: v.3, date: v.4, list: v.5, text: v.6))
+    }
+    var tab = 0
+    while objects.count < count {
+      let navigation = 1 + tab
+      let v = values(objects.count)
+      let stack = objects[navigation].children
+      objects[navigation].children.append(objects.count)
+      objects.append(
+        Object(
+          identifier: "ScreenController", role: .screen, indexInParent: stack.count,
+          parent: navigation, previous: stack.last, title: v.0, number: v.1, real: v.2,
+          flag: v.3, date: v.4, list: v.5, text: v.6))
+      tab = (tab + 1) % tabs
+    }
+    self.objects = objects
+    var paths: [String] = []
+    paths.reserveCapacity(objects.count)
+    for object in objects {
+      if let parent = object.parent, let index = object.indexInParent {
+        paths.append("\(paths[parent])/:[\(index)]:/\(object.identifier)")
+      } else {
+        paths.append(object.identifier)
+      }
+    }
+    self.paths = paths
+  }
+
+  /// The number of objects.
+  package var count: Int { objects.count }
+}

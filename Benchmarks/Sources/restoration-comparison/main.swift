@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+package import RestorationComparison
+import StateRestoration
+
+@main
+struct RestorationComparisonCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "restoration-comparison",
+    abstract: "Compares the restoration engine with Foundation's archivers and encoders.",
+    discussion: """
+      Builds the same UI state (a tab bar of navigation stacks of screens, 6 to 8 keys of mixed \
+      types per object, with references) in each contender's terms and measures, side by side \
+      in one run: encode to bytes, decode from bytes, bytes produced, and how far the resident \
+      memory grows during one encode and decode. For the engine it also measures the full \
+      preserve (walk, encode, atomic write to a real file) and the full restore (read, decode, \
+      re-create and decode every object). Times are medians of --runs runs; a contender whose \
+      round trip takes over a second runs once. Ratios are to the engine at the same size.
+
+      Build with -c release for meaningful numbers:
+        swift run --package-path Benchmarks -c release restoration-comparison
+      """,
+    subcommands: [Compare.self, Profile.self],
+    defaultSubcommand: Compare.self
+  )
+}
+
+struct Compare: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Runs the comparison and prints a table (the default).")
+
+  @Option(
+    name: [.customShort("n"), .long], parsing: .upToNextOption,
+    help: "The numbers of objects to measure.")
+  var objects: [Int] = [1_000, 4_000, 10_000, 100_000]
+
+  @Option(
+    name: .long, parsing: .upToNextOption,
+    help: ArgumentHelp(
+      "The contenders to run.",
+      valueName: Contender.allCases.map(\.rawValue).joined(separator: "|")))
+  var contenders: [Contender] = Contender.allCases
+
+  @Option(help: "Timed runs per measurement; the median is reported.")
+  var runs: Int = 5
+
+  @Option(
+    name: .customLong("time-cap"),
+    help:
+      "Skip a contender at a size when one encode and decode is predicted to take longer (seconds)."
+  )
+  var timeCap: Double = 60
+
+  @Option(
+    help: "Where the engine's full preserve writes its archive (default: a temporary folder).")
+  var folder: String?
+
+  @Flag(help: "Print JSON instead of a table.")
+  var json = false
+
+  func validate() throws {
+    guard objects.allSatisfy({ $0 >= 2 }) else {
+      throw ValidationError("--objects values must be at least 2")
+    }
+    guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+    guard timeCap > 0 else { throw ValidationError("--time-cap must be positive") }
+  }
+
+  func run() throws {
+    #if DEBUG
+      FileHandle.standardError.write(
+        Data("note: a debug build; build with -c release for meaningful numbers\n".utf8))
+    #endif
+    let temporary = folder == nil
+    let folder =
+      self.folder
+      ?? FileManager.default.temporaryDirectory
+      .appendingPathComponent("restoration-comparison-\(ProcessInfo.processInfo.processIdentifier)")
+      .path
+    defer { if temporary { try? FileManager.default.removeItem(atPath: folder) } }
+    let comparison = Comparison(
+      sizes: objects, runs: runs, timeCap: timeCap, contenders: contenders, folder: folder)
+    let results = try comparison.run { line in
+      FileHandle.standardError.write(Data("… \(line)\n".utf8))
+    }
+    let machine = machineDescription(swiftVersion: swiftVersion())
+    if json {
+      print(try comparisonJSON(results, machine: machine))
+    } else {
+      print(
+        "Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")"
+      )
+      print("Times are medians of up to \(runs) runs; (×n) is the ratio to the engine.\n")
+      print(comparisonTable(results))
+    }
+  }
+
+  private func swiftVersion() -> String? {
+    #if compiler(>=6.3)
+      return "Swift 6.3 compiler"
+    #else
+      return nil
+    #endif
+  }
+}
+
+struct Profile: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Repeats one engine operation, for a profiler such as callgrind.",
+    discussion: """
+      valgrind --tool=callgrind --toggle-collect='*RestorationComparison*Profile*step*' \
+      restoration-comparison profile restore
+      """)
+
+  enum Operation: String, ExpressibleByArgument, CaseIterable {
+    case encode, decode, preserve, restore
+  }
+
+  @Argument(
+    help: ArgumentHelp(
+      "The operation.", valueName: Operation.allCases.map(\.rawValue).joined(separator: "|")))
+  var operation: Operation
+
+  @Option(name: [.customShort("n"), .long], help: "The number of objects.")
+  var objects: Int = 10_000
+
+  @Option(help: "How many times to repeat the operation.")
+  var iterations: Int = 3
+
+  @Flag(help: "Print the time of each phase of every preserve or restore.")
+  var phases = false
+
+  @Option(help: "Also write the engine's archive of the state to this file, to inspect it.")
+  var saveArchive: String?
+
+  func run() throws {
+    let profiler = try EngineProfiler(objects: objects)
+    if let saveArchive {
+      try Data(profiler.bytes).write(to: URL(fileURLWithPath: saveArchive))
+      let encoder = PropertyListEncoder()
+      encoder.outputFormat = .binary
+      try encoder.encode(CodableArchive(UIState(count: objects)))
+        .write(to: URL(fileURLWithPath: saveArchive + ".plist-encoder"))
+    }
+    for _ in 0..<iterations {
+      switch operation {
+      case .encode: try profiler.encode()
+      case .decode: try profiler.decode()
+      case .preserve: show(try profiler.preserve())
+      case .restore: show(try profiler.restore())
+      }
+    }
+  }
+}
+
+extension Profile {
+  func show(_ timings: [String: Duration]) {
+    guard phases else { return }
+    print(
+      timings.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+  }
+}
+
+extension Contender: ExpressibleByArgument {}

@@ -1,0 +1,326 @@
+// Small open-addressing hash tables for the archive writer and the preservation and restoration
+// passes. Swift's Dictionary hashes with seeded SipHash, which is the right default but costs a
+// few hundred instructions per lookup; these passes do several lookups per archived object, on
+// keys that come from the app itself (identifier paths, coder keys, object identities), so a
+// multiply-xor hash is safe here and several times cheaper. The archive reader never hashes
+// anything from the file with these tables.
+
+/// Mixes a 64-bit value into a well-spread hash (the finalizer of MurmurHash3).
+@inline(__always)
+func mixBits(_ value: UInt64) -> UInt64 {
+  var x = value
+  x ^= x >> 33
+  x &*= 0xFF51_AFD7_ED55_8CCD
+  x ^= x >> 33
+  x &*= 0xC4CE_B9FE_1A85_EC53
+  x ^= x >> 33
+  return x
+}
+
+/// A hash of a string's UTF-8 bytes, eight bytes at a time.
+@inline(__always)
+func hashUTF8(_ string: String) -> UInt64 {
+  var copy = string
+  return copy.withUTF8 { bytes in hashBytes(UnsafeRawBufferPointer(bytes)) }
+}
+
+/// A hash of raw bytes, eight at a time.
+@inline(__always)
+func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+  var index = 0
+  let count = bytes.count
+  while index + 8 <= count {
+    let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+    hash = (hash ^ word) &* 0x100_0000_01B3 &+ (hash >> 29)
+    index += 8
+  }
+  if index < count {
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while index < count {
+      tail |= UInt64(bytes[index]) << shift
+      shift += 8
+      index += 1
+    }
+    hash = (hash ^ tail) &* 0x100_0000_01B3 &+ (hash >> 29)
+  }
+  return mixBits(hash)
+}
+
+/// Maps strings to integers; insertion only.
+struct StringTable {
+  private var slots: [Int32]
+  private var keys: [String] = []
+  private var hashes: [UInt64] = []
+  private(set) var values: [Int] = []
+  private var mask: Int
+
+  init(capacity: Int = 16) {
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    slots = [Int32](repeating: -1, count: size)
+    mask = size - 1
+    keys.reserveCapacity(capacity)
+    hashes.reserveCapacity(capacity)
+    values.reserveCapacity(capacity)
+  }
+
+  var count: Int { keys.count }
+
+  /// The value for a key, if present.
+  @inline(__always)
+  func value(for key: String) -> Int? {
+    let hash = hashUTF8(key)
+    guard let entry = find(key, hash: hash).entry else { return nil }
+    return values[entry]
+  }
+
+  /// Where a key is, or would go: the result of ``lookUp(_:)``.
+  struct Lookup {
+    fileprivate var hash: UInt64
+    fileprivate var slot: Int
+    /// The key's value, if present.
+    var value: Int?
+  }
+
+  /// Finds a key; insert it with ``insert(_:_:at:)`` if absent, with no other insertion between.
+  @inline(__always)
+  func lookUp(_ key: String) -> Lookup {
+    let hash = hashUTF8(key)
+    let (entry, slot) = find(key, hash: hash)
+    return Lookup(hash: hash, slot: slot, value: entry.map { values[$0] })
+  }
+
+  /// Inserts a key that ``lookUp(_:)`` did not find.
+  @inline(__always)
+  mutating func insert(_ key: String, _ value: Int, at lookup: Lookup) {
+    slots[lookup.slot] = Int32(truncatingIfNeeded: keys.count)
+    keys.append(key)
+    hashes.append(lookup.hash)
+    values.append(value)
+    if keys.count * 2 > slots.count { grow() }
+  }
+
+  /// Inserts a key if absent.
+  ///
+  /// - Returns: The key's value, and whether it was inserted.
+  @discardableResult
+  mutating func insert(_ key: String, _ value: Int) -> (value: Int, inserted: Bool) {
+    let lookup = lookUp(key)
+    if let existing = lookup.value { return (existing, false) }
+    insert(key, value, at: lookup)
+    return (value, true)
+  }
+
+  /// The value for the key made of the first `length` UTF-8 bytes of `key`, if present.
+  ///
+  /// Looks up a prefix, such as a parent path, without making a string of it.
+  func value(forPrefix length: Int, of key: String) -> Int? {
+    var copy = key
+    return copy.withUTF8 { utf8 -> Int? in
+      guard length <= utf8.count else { return nil }
+      let prefix = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<length]))
+      let hash = hashBytes(prefix)
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while true {
+        let entry = Int(slots[slot])
+        if entry < 0 { return nil }
+        if hashes[entry] == hash {
+          var stored = keys[entry]
+          let equal = stored.withUTF8 { bytes in
+            bytes.count == length && UnsafeRawBufferPointer(bytes).elementsEqual(prefix)
+          }
+          if equal { return values[entry] }
+        }
+        slot = (slot + 1) & mask
+      }
+    }
+  }
+
+  @inline(__always)
+  private func find(_ key: String, hash: UInt64) -> (entry: Int?, slot: Int) {
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let entry = Int(slots[slot])
+      if entry < 0 { return (nil, slot) }
+      if hashes[entry] == hash, keys[entry] == key { return (entry, slot) }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  private mutating func grow() {
+    let size = slots.count * 2
+    slots = [Int32](repeating: -1, count: size)
+    mask = size - 1
+    for (entry, hash) in hashes.enumerated() {
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while slots[slot] >= 0 { slot = (slot + 1) & mask }
+      slots[slot] = Int32(truncatingIfNeeded: entry)
+    }
+  }
+}
+
+/// Maps 64-bit keys (integers, bit patterns, object identities) to integers.
+struct WordTable {
+  private var slotKeys: [UInt64]
+  private var slotValues: [Int]
+  private var used: [Bool]
+  private(set) var count = 0
+  private var mask: Int
+
+  init(capacity: Int = 16) {
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    slotKeys = [UInt64](repeating: 0, count: size)
+    slotValues = [Int](repeating: 0, count: size)
+    used = [Bool](repeating: false, count: size)
+    mask = size - 1
+  }
+
+  /// The value for a key, if present.
+  @inline(__always)
+  func value(for key: UInt64) -> Int? {
+    var slot = Int(truncatingIfNeeded: mixBits(key)) & mask
+    while used[slot] {
+      if slotKeys[slot] == key { return slotValues[slot] }
+      slot = (slot + 1) & mask
+    }
+    return nil
+  }
+
+  /// Sets the value for a key.
+  @inline(__always)
+  mutating func set(_ value: Int, for key: UInt64) {
+    var slot = Int(truncatingIfNeeded: mixBits(key)) & mask
+    while used[slot] {
+      if slotKeys[slot] == key {
+        slotValues[slot] = value
+        return
+      }
+      slot = (slot + 1) & mask
+    }
+    used[slot] = true
+    slotKeys[slot] = key
+    slotValues[slot] = value
+    count += 1
+    if count * 2 > used.count { grow() }
+  }
+
+  /// Inserts a key if absent.
+  ///
+  /// - Returns: True if the key was inserted, false if it was present.
+  @inline(__always)
+  mutating func insert(_ key: UInt64) -> Bool {
+    if value(for: key) != nil { return false }
+    set(0, for: key)
+    return true
+  }
+
+  private mutating func grow() {
+    let oldKeys = slotKeys
+    let oldValues = slotValues
+    let oldUsed = used
+    let size = used.count * 2
+    slotKeys = [UInt64](repeating: 0, count: size)
+    slotValues = [Int](repeating: 0, count: size)
+    used = [Bool](repeating: false, count: size)
+    mask = size - 1
+    for index in oldUsed.indices where oldUsed[index] {
+      var slot = Int(truncatingIfNeeded: mixBits(oldKeys[index])) & mask
+      while used[slot] { slot = (slot + 1) & mask }
+      used[slot] = true
+      slotKeys[slot] = oldKeys[index]
+      slotValues[slot] = oldValues[index]
+    }
+  }
+}
+
+extension ObjectIdentifier {
+  /// The identity as a table key.
+  @inline(__always)
+  var tableKey: UInt64 { UInt64(UInt(bitPattern: self)) }
+}
+
+/// Maps object identities to values.
+struct IdentityMap<Value> {
+  private var slotKeys: [UInt]
+  private var slotValues: [Value?]
+  private(set) var count = 0
+  private var mask: Int
+
+  init(capacity: Int = 16) {
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    slotKeys = [UInt](repeating: 0, count: size)
+    slotValues = [Value?](repeating: nil, count: size)
+    mask = size - 1
+  }
+
+  @inline(__always)
+  private func slot(of key: UInt) -> (slot: Int, found: Bool) {
+    var slot = Int(truncatingIfNeeded: mixBits(UInt64(key))) & mask
+    while true {
+      let stored = slotKeys[slot]
+      if stored == key { return (slot, true) }
+      // Identities are never 0, so 0 marks an empty slot.
+      if stored == 0 { return (slot, false) }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// The value for an identity.
+  subscript(key: ObjectIdentifier) -> Value? {
+    get {
+      let (slot, found) = slot(of: UInt(bitPattern: key))
+      return found ? slotValues[slot] : nil
+    }
+    set {
+      guard let newValue else {
+        // Removal is not needed by the passes; keep the slot and forget the value.
+        let (slot, found) = slot(of: UInt(bitPattern: key))
+        if found { slotValues[slot] = nil }
+        return
+      }
+      let raw = UInt(bitPattern: key)
+      let (slot, found) = slot(of: raw)
+      slotValues[slot] = newValue
+      if !found {
+        slotKeys[slot] = raw
+        count += 1
+        if count * 2 > slotKeys.count { grow() }
+      }
+    }
+  }
+
+  /// Inserts a value for an identity unless one is present.
+  ///
+  /// - Returns: True if inserted.
+  @inline(__always)
+  mutating func insert(_ value: Value, for key: ObjectIdentifier) -> Bool {
+    let raw = UInt(bitPattern: key)
+    let (slot, found) = slot(of: raw)
+    if found, slotValues[slot] != nil { return false }
+    slotValues[slot] = value
+    if !found {
+      slotKeys[slot] = raw
+      count += 1
+      if count * 2 > slotKeys.count { grow() }
+    }
+    return true
+  }
+
+  private mutating func grow() {
+    let oldKeys = slotKeys
+    let oldValues = slotValues
+    let size = slotKeys.count * 2
+    slotKeys = [UInt](repeating: 0, count: size)
+    slotValues = [Value?](repeating: nil, count: size)
+    mask = size - 1
+    for index in oldKeys.indices where oldKeys[index] != 0 {
+      let (slot, _) = slot(of: oldKeys[index])
+      slotKeys[slot] = oldKeys[index]
+      slotValues[slot] = oldValues[index]
+    }
+  }
+}
