@@ -8,6 +8,8 @@ let package = Package(
     .library(name: "StateRestoration", targets: ["StateRestoration"]),
     .library(name: "StateRestorationUI", targets: ["StateRestorationUI"]),
     .library(name: "StateRestorationTesting", targets: ["StateRestorationTesting"]),
+    .library(name: "StoryboardImport", targets: ["StoryboardImport"]),
+    .library(name: "StoryboardLint", targets: ["StoryboardLint"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -29,10 +31,33 @@ let package = Package(
       dependencies: ["StateRestoration", "StateRestorationUI"]
     ),
 
+    // Interface Builder files: the XML stays out of the engine and the UI library.
+    .target(
+      name: "StoryboardImport",
+      dependencies: ["StateRestoration", "StateRestorationUI"]
+    ),
+    .target(
+      name: "StoryboardLint",
+      dependencies: ["StateRestoration", "StoryboardImport"]
+    ),
+
     // Tools
     .executableTarget(
       name: "restoration-benchmark",
       dependencies: ["StateRestoration"]
+    ),
+    // The `lint` subcommand, as a library so that any command-line tool can mount it.
+    .target(
+      name: "StoryboardLintCommand",
+      dependencies: [
+        "StoryboardLint", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "storyboard-lint",
+      dependencies: [
+        "StoryboardLintCommand", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
 
     // Examples
@@ -54,6 +79,14 @@ let package = Package(
       dependencies: [
         "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
       ]
+    ),
+    .testTarget(
+      name: "StoryboardImportTests",
+      dependencies: [
+        "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
+        "StoryboardImport", "StoryboardLint", "StoryboardLintCommand", "storyboard-lint",
+      ],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "StateRestorationTests",

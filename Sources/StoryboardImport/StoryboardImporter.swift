@@ -1,0 +1,369 @@
+public import StateRestorationUI
+
+/// Builds the headless hierarchy an app gets from a storyboard or XIB at launch.
+///
+/// A storyboard becomes a ``Storyboard``: one scene per view controller, with its storyboard
+/// identifier, restoration identifier and "Use Storyboard ID", its relationships (tabs in
+/// order, navigation root, split columns, embedded children) and the initial scene. Each scene
+/// makes the app's class for the controller's custom class (from a
+/// ``ViewControllerClassRegistry``), or the class of the element's kind, and gives it a
+/// ``ViewController/viewFactory`` that builds the scene's view tree: ``TableView`` for a
+/// `tableView`, ``WebView`` for a `webView` or `wkWebView`, ``TextField``, ``ScrollView``...,
+/// each with its restoration identifier. A XIB becomes an ``ImportedNib``: the view tree it
+/// gives its File's Owner.
+///
+/// ```swift
+/// var classes = ViewControllerClassRegistry()
+/// classes.register("UYLTableViewController") { CountriesViewController() }
+/// let imported = try StoryboardImporter(classes: classes)
+///   .importStoryboard(atPath: "MainStoryboard.storyboard", name: "MainStoryboard")
+/// for warning in imported.warnings { print(warning) }
+/// let application = Application(delegate: delegate, mainStoryboard: imported.storyboard)
+/// ```
+public struct StoryboardImporter {
+  /// The app's controller classes, by custom class name.
+  public var classes: ViewControllerClassRegistry
+
+  /// Creates an importer.
+  ///
+  /// - Parameter classes: The app's controller classes; by default none, so every controller
+  ///   gets the class of its element's kind.
+  public init(classes: ViewControllerClassRegistry = ViewControllerClassRegistry()) {
+    self.classes = classes
+  }
+
+  // MARK: Storyboards
+
+  /// Reads a storyboard file and builds its ``Storyboard``.
+  ///
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - name: The storyboard's name, recorded in archives; by default the file's name
+  ///     without its folder and extension.
+  /// - Returns: The storyboard, the document it came from, and the import's warnings.
+  /// - Throws: ``StoryboardImportError`` when the file cannot be read.
+  public func importStoryboard(atPath path: String, name: String? = nil)
+    throws(StoryboardImportError) -> ImportedStoryboard
+  {
+    importStoryboard(try InterfaceDocument(contentsOfFile: path), name: name)
+  }
+
+  /// Builds the ``Storyboard`` of a document.
+  ///
+  /// A XIB's top-level controllers become scenes too, without an initial scene.
+  ///
+  /// - Parameters:
+  ///   - document: The document.
+  ///   - name: The storyboard's name; by default the file's name without folder and extension.
+  /// - Returns: The storyboard, the document, and the import's warnings.
+  public func importStoryboard(_ document: InterfaceDocument, name: String? = nil)
+    -> ImportedStoryboard
+  {
+    var warnings = document.issues.map { ImportWarning($0, file: document.file) }
+    let storyboard = Storyboard(name: name ?? Self.baseName(of: document.file))
+    let sceneIDs = Self.sceneIDs(for: document.viewControllers)
+
+    for controller in document.viewControllers {
+      let make = factory(for: controller, file: document.file, warnings: &warnings)
+      storyboard.addScene(
+        id: sceneIDs[controller.id],
+        storyboardIdentifier: controller.storyboardIdentifier,
+        restorationIdentifier: controller.restorationIdentifier,
+        usesStoryboardIdentifierAsRestorationIdentifier:
+          controller.usesStoryboardIdentifierAsRestorationIdentifier,
+        relationships: relationships(
+          of: controller, in: document, sceneIDs: sceneIDs, warnings: &warnings),
+        isInitial: controller.id == document.initialViewControllerID,
+        make: make
+      )
+    }
+    return ImportedStoryboard(
+      storyboard: storyboard, document: document, warnings: warnings, sceneIDs: sceneIDs)
+  }
+
+  // MARK: XIBs
+
+  /// Reads a XIB file.
+  ///
+  /// - Parameter path: The file's path.
+  /// - Returns: The nib: File's Owner's class and view tree, and its top-level controllers.
+  /// - Throws: ``StoryboardImportError`` when the file cannot be read.
+  public func importNib(atPath path: String) throws(StoryboardImportError) -> ImportedNib {
+    importNib(try InterfaceDocument(contentsOfFile: path))
+  }
+
+  /// Builds the nib of a document.
+  ///
+  /// - Parameter document: The document.
+  /// - Returns: The nib: File's Owner's class and view tree, and its top-level controllers.
+  public func importNib(_ document: InterfaceDocument) -> ImportedNib {
+    let imported = importStoryboard(document)
+    var warnings = imported.warnings
+    var ownerFactory: () -> ViewController = { ViewController() }
+    if let owner = document.fileOwner, let className = owner.customClass {
+      if let factory = classes.factory(forClassName: className, module: owner.customModule) {
+        ownerFactory = factory
+      } else {
+        warnings.append(
+          ImportWarning(
+            "File's Owner's class '\(className)' is not registered; ViewController is used",
+            file: document.file, line: owner.line, objectID: owner.id))
+      }
+    }
+    return ImportedNib(
+      document: document,
+      warnings: warnings,
+      storyboard: imported.storyboard,
+      ownerFactory: ownerFactory
+    )
+  }
+
+  // MARK: Views
+
+  /// Builds a headless view tree from a document's view: the view class for the element's
+  /// kind, its restoration identifier, text and hidden state, and its subviews.
+  ///
+  /// Table and collection view cells are left out: they are templates the table dequeues, not
+  /// views of the tree, and restoration never finds them.
+  ///
+  /// - Parameter view: The document's view.
+  /// - Returns: The new view tree.
+  public static func makeView(_ view: InterfaceDocument.View) -> View {
+    let made: View
+    switch view.elementName {
+    case "tableView": made = TableView()
+    case "collectionView": made = CollectionView()
+    case "scrollView": made = ScrollView()
+    case "textView":
+      let textView = TextView()
+      textView.text = view.text ?? ""
+      made = textView
+    case "textField":
+      let field = TextField()
+      field.text = view.text ?? ""
+      made = field
+    case "webView", "wkWebView": made = WebView()
+    case "label": made = Label(view.text ?? "")
+    case "button": made = Button(view.text ?? "")
+    case "switch": made = Switch()
+    case "slider": made = Slider()
+    default: made = View()
+    }
+    made.restorationIdentifier = view.restorationIdentifier
+    made.isHidden = view.isHidden
+    for subview in view.subviews where !subview.isCell {
+      made.addSubview(makeView(subview))
+    }
+    return made
+  }
+
+  // MARK: Internals
+
+  /// Element kinds with a headless counterpart (``ViewController`` or a container).
+  private static let modeledElements: Set<String> = [
+    "viewController", "tableViewController", "collectionViewController", "navigationController",
+    "tabBarController", "splitViewController",
+  ]
+
+  private func factory(
+    for controller: InterfaceDocument.ViewController,
+    file: String,
+    warnings: inout [ImportWarning]
+  ) -> () -> ViewController {
+    var base: () -> ViewController
+    let baseName: String
+    switch controller.elementName {
+    case "navigationController":
+      (baseName, base) = ("NavigationController", { NavigationController() })
+    case "tabBarController": (baseName, base) = ("TabBarController", { TabBarController() })
+    case "splitViewController":
+      (baseName, base) = ("SplitViewController", { SplitViewController() })
+    default: (baseName, base) = ("ViewController", { ViewController() })
+    }
+    if let className = controller.customClass {
+      if let registered = classes.factory(forClassName: className, module: controller.customModule)
+      {
+        base = registered
+      } else {
+        warnings.append(
+          ImportWarning(
+            "custom class '\(className)' is not registered; the scene uses \(baseName) (from <\(controller.elementName)>)",
+            file: file, line: controller.line, objectID: controller.id))
+      }
+    } else if !Self.modeledElements.contains(controller.elementName) {
+      warnings.append(
+        ImportWarning(
+          "<\(controller.elementName)> has no headless counterpart; imported as ViewController",
+          file: file, line: controller.line, objectID: controller.id))
+    }
+    let make = base
+    let title = controller.title
+    let view = controller.view
+    return {
+      let made = make()
+      if made.title == nil { made.title = title }
+      if let view { made.viewFactory = { StoryboardImporter.makeView(view) } }
+      return made
+    }
+  }
+
+  private func relationships(
+    of controller: InterfaceDocument.ViewController,
+    in document: InterfaceDocument,
+    sceneIDs: [String: String],
+    warnings: inout [ImportWarning]
+  ) -> [Storyboard.Relationship] {
+    var tabs: [String] = []
+    var root: String?
+    var primary: String?
+    var secondary: String?
+    var embedded: [String] = []
+    for child in controller.children {
+      guard let sceneID = sceneIDs[child.destinationID] else {
+        let target =
+          document.storyboardReference(withID: child.destinationID).map {
+            "storyboard '\($0.storyboardName ?? "(this one)")'"
+          } ?? "'\(child.destinationID)', which is not in the file"
+        warnings.append(
+          ImportWarning(
+            "a \(child.role.rawValue) child leads to \(target); it is not imported",
+            file: document.file, line: child.segue.line, objectID: child.segue.id))
+        continue
+      }
+      switch child.role {
+      case .tab: tabs.append(sceneID)
+      case .navigationRoot: root = sceneID
+      case .primary: primary = sceneID
+      case .secondary: secondary = sceneID
+      case .embedded: embedded.append(sceneID)
+      }
+    }
+    var result: [Storyboard.Relationship] = []
+    if !tabs.isEmpty { result.append(.viewControllers(tabs)) }
+    if let root { result.append(.rootViewController(root)) }
+    if let first = primary ?? secondary {
+      result.append(
+        .splitViewControllers(primary: first, secondary: primary == nil ? nil : secondary))
+    }
+    if !embedded.isEmpty { result.append(.viewControllers(embedded)) }
+    return result
+  }
+
+  /// Scene IDs: the storyboard identifier where it is unique in the file (so a scene is named as
+  /// the app names it), else the object ID.
+  private static func sceneIDs(for controllers: [InterfaceDocument.ViewController]) -> [String:
+    String]
+  {
+    var counts: [String: Int] = [:]
+    for identifier in controllers.compactMap(\.storyboardIdentifier) {
+      counts[identifier, default: 0] += 1
+    }
+    var result: [String: String] = [:]
+    var used: Set<String> = []
+    for controller in controllers {
+      if let identifier = controller.storyboardIdentifier, counts[identifier] == 1,
+        used.insert(identifier).inserted
+      {
+        result[controller.id] = identifier
+      }
+    }
+    for controller in controllers where result[controller.id] == nil {
+      var candidate = controller.id
+      while !used.insert(candidate).inserted { candidate = "object-" + candidate }
+      result[controller.id] = candidate
+    }
+    return result
+  }
+
+  /// `MainStoryboard` for `Base.lproj/MainStoryboard.storyboard`.
+  static func baseName(of file: String) -> String {
+    let name = file.split(separator: "/").last.map(String.init) ?? file
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+    return String(name[..<dot])
+  }
+}
+
+/// A storyboard built from an Interface Builder file.
+public struct ImportedStoryboard {
+  /// The storyboard, ready for ``Application`` or ``Storyboard/instantiateInitialViewController()``.
+  public let storyboard: Storyboard
+  /// The document it was built from.
+  public let document: InterfaceDocument
+  /// What the import could not do exactly: unregistered custom classes, relationships that lead
+  /// outside the file, problems found while reading.
+  public let warnings: [ImportWarning]
+  /// The storyboard's scene ID for each controller's object ID.
+  public let sceneIDs: [String: String]
+}
+
+/// A XIB built from an Interface Builder file: the view tree it gives its File's Owner.
+public struct ImportedNib {
+  /// The document it was built from.
+  public let document: InterfaceDocument
+  /// What the import could not do exactly.
+  public let warnings: [ImportWarning]
+  /// The XIB's top-level view controllers as scenes (no initial scene); empty for the usual
+  /// XIB, whose controller is File's Owner.
+  public let storyboard: Storyboard
+  let ownerFactory: () -> ViewController
+
+  /// File's Owner's class, such as `UYLWebViewController`.
+  public var ownerClassName: String? { document.fileOwner?.customClass }
+
+  /// Builds the view tree the XIB gives File's Owner (its `view` outlet).
+  ///
+  /// - Returns: A new view tree, or nil when the XIB has no top-level view.
+  public func makeView() -> View? {
+    document.fileOwnerView.map(StoryboardImporter.makeView)
+  }
+
+  /// Creates File's Owner as `initWithNibName:` would: the registered class for its custom
+  /// class (or ``ViewController``), whose view, when it loads, is the XIB's view tree.
+  ///
+  /// The controller has no restoration identifier: as in UIKit, code sets it, and a
+  /// restoration class or the app delegate re-creates the controller at launch.
+  ///
+  /// - Returns: A new controller.
+  public func instantiateViewController() -> ViewController {
+    let controller = ownerFactory()
+    if let view = document.fileOwnerView {
+      controller.viewFactory = { StoryboardImporter.makeView(view) }
+    }
+    return controller
+  }
+}
+
+/// Something an import could not do exactly, with the file and line it concerns.
+public struct ImportWarning: Sendable, Hashable, CustomStringConvertible {
+  /// What happened, in words.
+  public var message: String
+  /// The file.
+  public var file: String
+  /// The line of the element involved.
+  public var line: Int?
+  /// The Interface Builder object ID of the element involved.
+  public var objectID: String?
+
+  /// Creates a warning.
+  ///
+  /// - Parameters:
+  ///   - message: What happened.
+  ///   - file: The file.
+  ///   - line: The line of the element involved.
+  ///   - objectID: The object ID of the element involved.
+  public init(_ message: String, file: String, line: Int? = nil, objectID: String? = nil) {
+    self.message = message
+    self.file = file
+    self.line = line
+    self.objectID = objectID
+  }
+
+  init(_ issue: InterfaceDocument.Issue, file: String) {
+    self.init(issue.message, file: file, line: issue.line, objectID: issue.objectID)
+  }
+
+  /// `file:line: warning: message`, as compilers write it.
+  public var description: String {
+    "\(file)\(line.map { ":\($0)" } ?? ""): warning: \(message)"
+  }
+}
