@@ -85,6 +85,7 @@ let package = Package(
       dependencies: [
         "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
         "StoryboardImport", "StoryboardLint", "StoryboardLintCommand", "storyboard-lint",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       exclude: ["Fixtures"]
     ),

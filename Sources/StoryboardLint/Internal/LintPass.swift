@@ -122,7 +122,7 @@ struct LintPass {
     guard let ownerView = document.fileOwnerView else { return }
     let identified = Self.identifiedViews(in: ownerView)
     guard !identified.isEmpty else { return }
-    let owner = document.fileOwner?.customClass ?? "File's Owner"
+    let owner = document.fileOwner?.customClass.map { "File's Owner (\($0))" } ?? "File's Owner"
     for view in identified {
       paths.append(
         .init(
@@ -133,8 +133,8 @@ struct LintPass {
     let names = identified.compactMap(\.restorationIdentifier).map { "'\($0)'" }
     add(
       .note, .nibOwnerNeedsIdentifier,
-      "views with restoration identifiers (\(names.joined(separator: ", "))) are preserved only when File's Owner (\(owner)) gets a restoration identifier in code, and a restoration class or the app delegate re-creates it at launch",
-      line: document.fileOwner?.line ?? ownerView.line, object: "File's Owner \(owner)",
+      "views with restoration identifiers (\(names.joined(separator: ", "))) are preserved only when \(owner) gets a restoration identifier in code, and a restoration class or the app delegate re-creates it at launch",
+      line: document.fileOwner?.line ?? ownerView.line, object: owner,
       objectID: document.fileOwner?.id)
   }
 
@@ -179,7 +179,7 @@ struct LintPass {
             origin: origin, segueLine: segueLine))
       }
     }
-    checkChain(controller, parent: parent, role: role, viaSegue: segueLine != nil)
+    checkChain(controller, parent: parent, role: role, viaSegue: segueLine != nil, listed: listed)
 
     let parentHere = Parent(controller: controller, path: path)
     for (position, child) in controller.children.enumerated() {
@@ -242,7 +242,8 @@ struct LintPass {
     _ controller: Controller,
     parent: Parent?,
     role: Controller.Child.Role?,
-    viaSegue: Bool
+    viaSegue: Bool,
+    listed: Bool
   ) {
     if let identifier = controller.effectiveRestorationIdentifier {
       if let parent, parent.controller.effectiveRestorationIdentifier == nil {
@@ -258,6 +259,9 @@ struct LintPass {
     // unpreserved parent the parent's own finding says it all. Segue destinations have their
     // own rule.
     guard parent.map({ $0.path != nil }) ?? true, !(viaSegue && role == nil) else { return }
+    // A scene the app instantiates in code, or a XIB's controller, is no window's root: where
+    // it goes, and whether it gets an identifier there, is up to the code.
+    guard parent != nil || listed else { return }
     if let storyboardIdentifier = controller.storyboardIdentifier {
       add(
         .warning, .useStoryboardIdentifierUnchecked,
