@@ -62,6 +62,7 @@ public struct StoryboardImporter {
     var warnings = document.issues.map { ImportWarning($0, file: document.file) }
     let storyboard = Storyboard(name: name ?? Self.baseName(of: document.file))
     let sceneIDs = Self.sceneIDs(for: document.viewControllers)
+    let children = Self.keptChildren(in: document, warnings: &warnings)
 
     for controller in document.viewControllers {
       let make = factory(for: controller, file: document.file, warnings: &warnings)
@@ -72,7 +73,7 @@ public struct StoryboardImporter {
         usesStoryboardIdentifierAsRestorationIdentifier:
           controller.usesStoryboardIdentifierAsRestorationIdentifier,
         relationships: relationships(
-          of: controller, in: document, sceneIDs: sceneIDs, warnings: &warnings),
+          children[controller.id] ?? [], in: document, sceneIDs: sceneIDs, warnings: &warnings),
         isInitial: controller.id == document.initialViewControllerID,
         make: make
       )
@@ -208,7 +209,7 @@ public struct StoryboardImporter {
   }
 
   private func relationships(
-    of controller: InterfaceDocument.ViewController,
+    _ children: [InterfaceDocument.ViewController.Child],
     in document: InterfaceDocument,
     sceneIDs: [String: String],
     warnings: inout [ImportWarning]
@@ -218,7 +219,7 @@ public struct StoryboardImporter {
     var primary: String?
     var secondary: String?
     var embedded: [String] = []
-    for child in controller.children {
+    for child in children {
       guard let sceneID = sceneIDs[child.destinationID] else {
         let target =
           document.storyboardReference(withID: child.destinationID).map {
@@ -247,6 +248,77 @@ public struct StoryboardImporter {
     }
     if !embedded.isEmpty { result.append(.viewControllers(embedded)) }
     return result
+  }
+
+  /// Relationships nest at most this deep in an import; real storyboards nest a handful.
+  public static let maximumNesting = 64
+
+  /// The children each controller keeps in the storyboard.
+  ///
+  /// As in Interface Builder, a controller is the child of one parent at most and relationships
+  /// form no cycle; they also nest at most ``maximumNesting`` deep. So instantiating a scene is
+  /// linear in its size and its recursion shallow, whatever the file says.
+  private static func keptChildren(
+    in document: InterfaceDocument,
+    warnings: inout [ImportWarning]
+  ) -> [String: [InterfaceDocument.ViewController.Child]] {
+    let controllers = document.viewControllers
+    let known = Set(controllers.map(\.id))
+    func warn(_ message: String, _ child: InterfaceDocument.ViewController.Child) {
+      warnings.append(
+        ImportWarning(
+          message, file: document.file, line: child.segue.line, objectID: child.segue.id))
+    }
+    var parentOf: [String: String] = [:]
+    var kept: [String: [InterfaceDocument.ViewController.Child]] = [:]
+    for controller in controllers {
+      for child in controller.children {
+        if known.contains(child.destinationID) {
+          guard child.destinationID != controller.id, parentOf[child.destinationID] == nil else {
+            warn(
+              "'\(child.destinationID)' is already a child of another controller (or of itself); this relationship is not imported",
+              child)
+            continue
+          }
+          parentOf[child.destinationID] = controller.id
+        }
+        kept[controller.id, default: []].append(child)
+      }
+    }
+    // Depths from the roots, breadth first; what no root reaches hangs on a cycle.
+    var depth: [String: Int] = [:]
+    var queue = controllers.map(\.id).filter { parentOf[$0] == nil }
+    for id in queue { depth[id] = 0 }
+    var head = 0
+    while head < queue.count {
+      let id = queue[head]
+      head += 1
+      let level = depth[id] ?? 0
+      var children: [InterfaceDocument.ViewController.Child] = []
+      for child in kept[id] ?? [] {
+        if known.contains(child.destinationID) {
+          guard level < maximumNesting else {
+            warn(
+              "relationships nest more than \(maximumNesting) deep; this one is not imported, and '\(child.destinationID)' starts a tree of its own",
+              child)
+            depth[child.destinationID] = 0
+            queue.append(child.destinationID)
+            continue
+          }
+          depth[child.destinationID] = level + 1
+          queue.append(child.destinationID)
+        }
+        children.append(child)
+      }
+      kept[id] = children
+    }
+    for controller in controllers where depth[controller.id] == nil {
+      for child in kept[controller.id] ?? [] where known.contains(child.destinationID) {
+        warn("relationships form a cycle; this one is not imported", child)
+      }
+      kept[controller.id]?.removeAll { known.contains($0.destinationID) }
+    }
+    return kept
   }
 
   /// Scene IDs: the storyboard identifier where it is unique in the file (so a scene is named as

@@ -208,4 +208,80 @@ import Testing
       try InterfaceDocument(bytes: bytes, file: "Huge.storyboard")
     }
   }
+
+  @Test func aVeryLongChainOfContainersIsCutNotFollowedForever() throws {
+    let count = 1_000
+    let scenes = (0..<count).map { index in
+      let next =
+        index + 1 < count
+        ? "<connections><segue destination=\"n\(index + 1)\" kind=\"relationship\" relationship=\"rootViewController\" id=\"r\(index)\"/></connections>"
+        : ""
+      return """
+        <navigationController restorationIdentifier="N\(index)" id="n\(index)" sceneMemberID="viewController">\(next)</navigationController>
+        """
+    }
+    let body = "<scenes><scene sceneID=\"s\"><objects>\(scenes.joined())</objects></scene></scenes>"
+    let chain = try document(body, attributes: "initialViewController=\"n0\"")
+
+    let imported = StoryboardImporter().importStoryboard(chain)
+    // Cut every 65 controllers; each piece is a tree of its own.
+    #expect(imported.warnings.count == (count - 1) / 65)
+    #expect(imported.warnings.allSatisfy { $0.message.contains("nest more than 64 deep") })
+    var depth = 0
+    var current = imported.storyboard.instantiateInitialViewController()
+    while let next = current?.children.first {
+      depth += 1
+      current = next
+    }
+    #expect(depth == StoryboardImporter.maximumNesting)
+
+    let report = StoryboardLinter().lint(chain)
+    #expect(report.findings.map(\.code) == [.fileIssue])
+    #expect(report.paths.count == 64)
+  }
+
+  @Test func aControllerClaimedByTwoContainersStaysWithTheFirst() throws {
+    let imported = StoryboardImporter().importStoryboard(
+      try document(
+        """
+        <scenes><scene sceneID="s"><objects>
+          <tabBarController id="a" sceneMemberID="viewController">
+            <connections><segue destination="c" kind="relationship" relationship="viewControllers" id="r1"/></connections>
+          </tabBarController>
+          <tabBarController id="b" sceneMemberID="viewController">
+            <connections><segue destination="c" kind="relationship" relationship="viewControllers" id="r2"/></connections>
+          </tabBarController>
+          <viewController id="c" sceneMemberID="viewController"/>
+        </objects></scene></scenes>
+        """))
+    #expect(imported.warnings.map(\.line) == [7])
+    #expect(imported.storyboard.instantiateScene("a")?.children.count == 1)
+    #expect(imported.storyboard.instantiateScene("b")?.children.isEmpty == true)
+  }
+
+  @Test func aDeepChainOfArchivedSubviewsIsCut() throws {
+    let count = 2_000
+    let objects = (0..<count).map { index in
+      let next =
+        index + 1 < count
+        ? "<array class=\"NSMutableArray\" key=\"NSSubviews\"><reference ref=\"\(index + 1)\"/></array>"
+        : ""
+      return "<object class=\"IBUIView\" id=\"\(index)\">\(next)</object>"
+    }
+    let text = """
+      <archive type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="8.00"><data>
+      <array class="NSMutableArray" key="IBDocument.RootObjects"><reference ref="0"/></array>
+      <array key="Elsewhere">\(objects.joined())</array>
+      </data></archive>
+      """
+    let document = try InterfaceDocument(bytes: Array(text.utf8), file: "Deep.xib")
+    #expect(document.issues.count == 1)
+    var depth = 0
+    var view = document.topLevelViews.first
+    while let next = view?.subviews.first {
+      depth += 1
+      view = next
+    }
+    #expect(depth == 256)
+  }
 }

@@ -68,7 +68,9 @@ struct ArchiveFormatReader {
         } else {
           var visited: Set<String> = []
           views.append(
-            readView(object, element: element, customClass: customClass, visited: &visited))
+            readView(
+              object, element: element, customClass: customClass, depth: 0, visited: &visited,
+              issues: &issues))
         }
       }
     }
@@ -93,11 +95,23 @@ struct ArchiveFormatReader {
     _ object: XMLNode,
     element: String,
     customClass: (XMLNode) -> String?,
-    visited: inout Set<String>
+    depth: Int,
+    visited: inout Set<String>,
+    issues: inout [InterfaceDocument.Issue]
   ) -> InterfaceDocument.View {
     if let id = object["id"] { visited.insert(id) }
     var subviews: [InterfaceDocument.View] = []
-    for item in object.child(key: "NSSubviews")?.children ?? [] {
+    // References let subviews nest deeper than the XML does; a chain that long is not a real
+    // XIB, and following it could exhaust the stack.
+    let items = object.child(key: "NSSubviews")?.children ?? []
+    if depth >= XMLTree.maximumDepth, !items.isEmpty {
+      issues.append(
+        .init(
+          "subviews nest more than \(XMLTree.maximumDepth) deep; the deeper ones are not read",
+          line: object.line, objectID: object["id"]))
+      return .init(id: object["id"], elementName: element, line: object.line)
+    }
+    for item in items {
       // A subview list that loops back (never written by Interface Builder) is cut there.
       guard let subview = resolve(item), let className = subview["class"],
         let subviewElement = Self.elementName(forClass: className),
@@ -105,7 +119,9 @@ struct ArchiveFormatReader {
         !visited.contains(subview["id"] ?? "")
       else { continue }
       subviews.append(
-        readView(subview, element: subviewElement, customClass: customClass, visited: &visited))
+        readView(
+          subview, element: subviewElement, customClass: customClass, depth: depth + 1,
+          visited: &visited, issues: &issues))
     }
     return .init(
       id: object["id"],

@@ -18,6 +18,11 @@ struct LintPass {
   private var followed: Set<String> = []
   /// Walking stops here, whatever a malformed or cyclic file says.
   private var budget = 10_000
+  private var budgetExhausted = false
+  /// Containers nest a handful deep in real files; a chain this long is malformed.
+  static let maximumNesting = 64
+  /// The controllers by object ID.
+  private let controllersByID: [String: Controller]
 
   /// The container or presenter a controller is placed under.
   private struct Parent {
@@ -43,6 +48,8 @@ struct LintPass {
 
   init(document: InterfaceDocument) {
     self.document = document
+    controllersByID = Dictionary(
+      document.viewControllers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
   var sortedFindings: [LintFinding] {
@@ -153,8 +160,24 @@ struct LintPass {
     stack: Stack? = nil,
     ancestors: Set<String> = []
   ) {
-    guard budget > 0 else { return }
+    guard budget > 0 else {
+      if !budgetExhausted {
+        budgetExhausted = true
+        add(
+          .warning, .fileIssue,
+          "the file's relationships and segues reach more than 10,000 placements; the rest is not checked"
+        )
+      }
+      return
+    }
     budget -= 1
+    guard ancestors.count < Self.maximumNesting else {
+      add(
+        .warning, .fileIssue,
+        "relationships nest more than \(Self.maximumNesting) deep here; the controllers below are not checked",
+        controller: controller)
+      return
+    }
     guard !ancestors.contains(controller.id) else {
       add(
         .warning, .fileIssue, "relationships form a cycle through this controller",
@@ -183,7 +206,7 @@ struct LintPass {
 
     let parentHere = Parent(controller: controller, path: path)
     for (position, child) in controller.children.enumerated() {
-      guard let destination = document.viewController(withID: child.destinationID) else {
+      guard let destination = lookUp(child.destinationID) else {
         noteReference(child.segue)
         continue
       }
@@ -210,7 +233,7 @@ struct LintPass {
       let segue = pending.segue
       let key = "\(segue.id ?? "")@\(segue.line)|\(pending.sourcePath ?? "-")|\(pending.source.id)"
       guard followed.insert(key).inserted else { continue }
-      guard let destination = document.viewController(withID: segue.destinationID) else {
+      guard let destination = lookUp(segue.destinationID) else {
         noteReference(segue)
         continue
       }
@@ -332,7 +355,7 @@ struct LintPass {
       checkTabIdentifiers(of: controller)
       for segue in controller.segues where !["embed", "unwind"].contains(segue.kind) {
         guard document.kind == .storyboard,
-          let destination = document.viewController(withID: segue.destinationID),
+          let destination = lookUp(segue.destinationID),
           let identifier = destination.effectiveRestorationIdentifier,
           destination.storyboardIdentifier == nil
         else { continue }
@@ -403,7 +426,7 @@ struct LintPass {
   private mutating func checkTabIdentifiers(of controller: Controller) {
     var seen: [String: Controller] = [:]
     for child in controller.children where child.role == .tab {
-      guard let tab = document.viewController(withID: child.destinationID),
+      guard let tab = lookUp(child.destinationID),
         let identifier = tab.effectiveRestorationIdentifier
       else { continue }
       if let first = seen[identifier] {
@@ -434,6 +457,8 @@ struct LintPass {
 
   // MARK: Helpers
 
+  private func lookUp(_ id: String) -> Controller? { controllersByID[id] }
+
   /// Controllers that are no other controller's child.
   private func topLevelControllers() -> [Controller] {
     let children = Set(document.viewControllers.flatMap { $0.children.map(\.destinationID) })
@@ -453,7 +478,7 @@ struct LintPass {
       if next.effectiveRestorationIdentifier != nil || next.view?.hasIdentifier == true {
         return true
       }
-      stack += next.children.compactMap { document.viewController(withID: $0.destinationID) }
+      stack += next.children.compactMap { lookUp($0.destinationID) }
     }
     return false
   }
