@@ -284,4 +284,21 @@ import Testing
     }
     #expect(depth == 256)
   }
+
+  @Test func aMissingInitialControllerMakesTheScenesNobodyShowsTheRoots() throws {
+    let report = try lint(
+      """
+      <scenes><scene sceneID="s"><objects>
+        <navigationController storyboardIdentifier="Nav" useStoryboardIdentifierAsRestorationIdentifier="YES" id="nav" sceneMemberID="viewController">
+          <connections><segue destination="a" kind="relationship" relationship="rootViewController" id="r"/></connections>
+        </navigationController>
+        <viewController storyboardIdentifier="A" useStoryboardIdentifierAsRestorationIdentifier="YES" id="a" sceneMemberID="viewController">
+          <connections><segue destination="b" kind="show" id="ab"/></connections>
+        </viewController>
+        <viewController storyboardIdentifier="B" useStoryboardIdentifierAsRestorationIdentifier="YES" id="b" sceneMemberID="viewController"/>
+      </objects></scene></scenes>
+      """, initial: "nowhere")
+    #expect(report.findings.map(\.code) == [.fileIssue, .noInitialViewController])
+    #expect(report.paths.map(\.path) == ["Nav", "Nav/:[0]:/A", "Nav/:[1]:/B"])
+  }
 }

@@ -465,7 +465,7 @@ struct LintPass {
     let segueDestinations = Set(document.viewControllers.flatMap { $0.segues.map(\.destinationID) })
     return document.viewControllers.filter {
       !children.contains($0.id)
-        && (document.kind == .xib || document.initialViewControllerID != nil
+        && (document.kind == .xib || document.initialViewController != nil
           || !segueDestinations.contains($0.id))
     }
   }
