@@ -228,8 +228,11 @@ struct LintPass {
   /// transitions present the destination, whose presenter UIKit chooses at run time (often the
   /// window's root rather than the segue's source), so their paths are not listed.
   private mutating func followPendingSegues() {
-    while !pendingSegues.isEmpty, budget > 0 {
-      let pending = pendingSegues.removeFirst()
+    var head = 0
+    defer { pendingSegues.removeAll() }
+    while head < pendingSegues.count, budget > 0 {
+      let pending = pendingSegues[head]
+      head += 1
       let segue = pending.segue
       let key = "\(segue.id ?? "")@\(segue.line)|\(pending.sourcePath ?? "-")|\(pending.source.id)"
       guard followed.insert(key).inserted else { continue }
