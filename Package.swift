@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "StateRestorationTesting", targets: ["StateRestorationTesting"]),
     .library(name: "ArchiveInspection", targets: ["ArchiveInspection"]),
     .executable(name: "restoration-archive-tool", targets: ["restoration-archive-tool"]),
+    .library(name: "StoryboardImport", targets: ["StoryboardImport"]),
+    .library(name: "StoryboardLint", targets: ["StoryboardLint"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -33,6 +35,16 @@ let package = Package(
       dependencies: ["StateRestoration", "StateRestorationUI"]
     ),
 
+    // Interface Builder files: the XML stays out of the engine and the UI library.
+    .target(
+      name: "StoryboardImport",
+      dependencies: ["StateRestoration", "StateRestorationUI"]
+    ),
+    .target(
+      name: "StoryboardLint",
+      dependencies: ["StateRestoration", "StoryboardImport"]
+    ),
+
     // Tools
     .target(
       name: "ArchiveInspection",
@@ -41,13 +53,20 @@ let package = Package(
     .executableTarget(
       name: "restoration-archive-tool",
       dependencies: [
-        "ArchiveInspection", "StateRestoration",
+        "ArchiveInspection", "StateRestoration", "StoryboardLintCommand",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(
       name: "restoration-benchmark",
       dependencies: ["StateRestoration"]
+    ),
+    // The `lint` subcommand, as a library so that any command-line tool can mount it.
+    .target(
+      name: "StoryboardLintCommand",
+      dependencies: [
+        "StoryboardLint", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
 
     // Examples
@@ -77,6 +96,15 @@ let package = Package(
       dependencies: [
         "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
       ]
+    ),
+    .testTarget(
+      name: "StoryboardImportTests",
+      dependencies: [
+        "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
+        "StoryboardImport", "StoryboardLint", "StoryboardLintCommand", "TestSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "StateRestorationTests",

@@ -1,5 +1,6 @@
 import ArchiveInspection
 import ArgumentParser
+import StoryboardLintCommand
 
 /// `restoration-archive-tool`: reads restoration archives, after Apple's restorationArchiveTool.
 ///
@@ -17,8 +18,7 @@ struct RestorationArchiveTool: ParsableCommand {
       Exit status:
       \(ToolExitStatus.helpText)
       """,
-    // A storyboard `lint` subcommand will join these; it is not an archive command, so it
-    // will get its own library beside ArchiveInspection.
-    subcommands: [Dump.self, Paths.self, Diff.self, Sizes.self, Validate.self]
+    // `lint` reads storyboards, not archives; it comes from its own library.
+    subcommands: [Dump.self, Paths.self, Diff.self, Sizes.self, Validate.self, Lint.self]
   )
 }

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import StoryboardImport
+import StoryboardLint
+import StoryboardLintCommand
+import TestSupport
+import Testing
+
+/// The lint run over several files: text, JSON and exit status, in process.
+@Suite struct LintRunTests {
+  @Test func theExitStatusSaysUnreadableFilesThenErrors() {
+    let clean = LintRun(files: [Fixtures.local("SplitAndEmbed.storyboard")])
+    #expect(clean.exitStatus() == .clean)
+    let warnings = LintRun(files: [Fixtures.local("Segues.storyboard")])
+    #expect(warnings.exitStatus() == .clean)
+    #expect(warnings.exitStatus(warningsAsErrors: true) == .errorsFound)
+    let errors = LintRun(files: [Fixtures.local("Gap.storyboard")])
+    #expect(errors.exitStatus() == .errorsFound)
+    let missing = LintRun(files: [Fixtures.local("Gap.storyboard"), "/nope/Missing.storyboard"])
+    #expect(missing.exitStatus() == .unreadableFile)
+    #expect(missing.reports.count == 1)
+    #expect(missing.failureLines == ["error: /nope/Missing.storyboard: no such file"])
+  }
+
+  @Test func theTextListsPathsThenFindingsThenASummary() {
+    let run = LintRun(files: [
+      Fixtures.local("Gap.storyboard"), Fixtures.local("Truncated.storyboard"),
+    ])
+    let lines = run.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let file = Fixtures.local("Gap.storyboard")
+    #expect(lines[0] == "\(file): storyboard, document format 3.0")
+    #expect(lines[1] == "  restoration paths:")
+    #expect(lines[2] == "    Tabs               tabBarController 'Tabs', line 7")
+    #expect(lines[3] == "    Tabs/:[1]:/Second  viewController 'Second', line 35")
+    #expect(lines[4].hasPrefix("\(file):17: warning: is a tab of tabBarController 'Tabs'"))
+    #expect(lines[5].hasPrefix("\(file):26: error: "))
+    #expect(lines[6] == "1 file checked: 1 error, 1 warning, 0 notes; 1 file could not be read")
+    #expect(lines.count == 8 && lines[7].isEmpty)
+  }
+
+  @Test func theJSONHasSortedKeysAndTheSameContent() throws {
+    let run = LintRun(files: [Fixtures.local("Tabs.storyboard"), "/nope/Missing.xib"])
+    let text = run.json()
+    #expect(
+      text == LintRun(files: [Fixtures.local("Tabs.storyboard"), "/nope/Missing.xib"]).json())
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    let summary = try #require(object["summary"] as? [String: Int])
+    #expect(summary == ["files": 1, "errors": 1, "warnings": 1, "notes": 0, "unreadableFiles": 1])
+    let files = try #require(object["files"] as? [[String: Any]])
+    let findings = try #require(files.first?["findings"] as? [[String: Any]])
+    #expect(
+      findings.map { $0["code"] as? String } == [
+        "tab-without-identifier", "duplicate-sibling-identifier",
+      ])
+    #expect(findings.map { $0["line"] as? Int } == [18, 28])
+    let unreadable = try #require(object["unreadable"] as? [[String: Any]])
+    #expect(unreadable.first?["code"] as? String == "fileNotFound")
+    // Keys in a stable, sorted order, at every level; slashes are not escaped.
+    #expect(text.hasPrefix("{\n  \"files\" : [\n    {\n      \"file\" : "))
+    let findingKeys = [
+      "\"code\"", "\"file\"", "\"line\"", "\"message\"", "\"object\"", "\"objectID\"",
+      "\"severity\"",
+    ]
+    let firstFinding = try #require(text.range(of: "\"findings\" : ["))
+    let positions = findingKeys.compactMap {
+      text.range(of: $0, range: firstFinding.upperBound..<text.endIndex)?.lowerBound
+    }
+    #expect(positions.count == findingKeys.count && positions == positions.sorted())
+    #expect(text.contains("\"Tabs/:[1]:/Page\""))
+  }
+
+  @Test func theCommandsHelpDocumentsTheExitStatus() {
+    let help = Lint.helpMessage()
+    #expect(help.contains("USAGE: lint <files> ... [--json] [--warnings-as-errors]"))
+    for line in [
+      "0   no errors", "1   at least one error", "2   a file is missing", "64  the command line",
+    ] {
+      #expect(help.contains(line))
+    }
+  }
+
+  @Test func theCommandNeedsAFile() {
+    #expect(throws: (any Error).self) { try Lint.parse([]) }
+    #expect(throws: Never.self) { try Lint.parse(["Main.storyboard", "--json"]) }
+  }
+}
+
+/// `restoration-archive-tool lint` on good and bad files.
+@Suite struct LintEndToEndTests {
+  @Test func aGoodStoryboardExitsZeroAndPrintsItsPaths() throws {
+    let file = Fixtures.local("SplitAndEmbed.storyboard")
+    let result = try runProduct("restoration-archive-tool", ["lint", file])
+    #expect(result.status == 0)
+    #expect(result.standardError.isEmpty)
+    #expect(result.standardOutput.contains("    Split/:[1]:/Detail/:[0]:/Map "))
+    #expect(result.standardOutput.hasSuffix("1 file checked: 0 errors, 0 warnings, 0 notes\n"))
+  }
+
+  @Test func plantedMistakesExitOneWithOneLineEach() throws {
+    let gap = Fixtures.local("Gap.storyboard")
+    let cells = Fixtures.local("CellIdentifier.storyboard")
+    let result = try runProduct("restoration-archive-tool", ["lint", gap, cells])
+    #expect(result.status == 1)
+    let lines = result.standardOutput.split(separator: "\n")
+    #expect(lines.contains { $0.hasPrefix("\(gap):26: error: ") && $0.hasSuffix("[gap-in-chain]") })
+    #expect(
+      lines.contains {
+        $0.hasPrefix("\(cells):11: error: ") && $0.hasSuffix("[identifier-on-cell]")
+      })
+    #expect(lines.last == "2 files checked: 2 errors, 2 warnings, 0 notes")
+  }
+
+  @Test func warningsFailOnlyWhenAsked() throws {
+    let file = Fixtures.local("Segues.storyboard")
+    #expect(try runProduct("restoration-archive-tool", ["lint", file]).status == 0)
+    #expect(
+      try runProduct("restoration-archive-tool", ["lint", "--warnings-as-errors", file]).status == 1
+    )
+  }
+
+  @Test func aMissingOrMalformedFileIsOneClearLineAndStatusTwo() throws {
+    let missing = try runProduct("restoration-archive-tool", ["lint", "/nope/Main.storyboard"])
+    #expect(missing.status == 2)
+    #expect(missing.standardError == "error: /nope/Main.storyboard: no such file\n")
+
+    let truncated = Fixtures.local("Truncated.storyboard")
+    let malformed = try runProduct(
+      "restoration-archive-tool", ["lint", truncated, Fixtures.local("Gap.storyboard")])
+    #expect(malformed.status == 2)
+    let errorLines = malformed.standardError.split(separator: "\n")
+    #expect(errorLines.count == 1)
+    #expect(errorLines.first?.hasPrefix("error: \(truncated):4: not well-formed XML") == true)
+    #expect(malformed.standardOutput.contains("Gap.storyboard:26: error:"))
+  }
+
+  @Test func jsonGoesToStandardOutput() throws {
+    let result = try runProduct(
+      "restoration-archive-tool", ["lint", "--json", Fixtures.local("UseStoryboardID.storyboard")])
+    #expect(result.status == 1)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+    #expect((object["summary"] as? [String: Int])?["errors"] == 1)
+  }
+
+  @Test func helpAndUsageErrors() throws {
+    let help = try runProduct("restoration-archive-tool", ["lint", "--help"])
+    #expect(help.status == 0)
+    #expect(help.standardOutput.contains("2   a file is missing or cannot be read"))
+    let usage = try runProduct("restoration-archive-tool", ["lint"])
+    #expect(usage.status == 64)
+    #expect(usage.standardError.contains("Missing expected argument '<files> ...'"))
+  }
+}
