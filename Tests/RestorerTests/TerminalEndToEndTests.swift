@@ -193,7 +193,7 @@ struct TerminalEndToEndTests {
       "Fresh start: state discarded after crashes during restoration on 2 launches.")
   }
 
-  @Test func resizingRedrawsAtTheNewSize() throws {
+  @Test func resizingRedrawsAtTheNewSizeAndSIGHUPIsLikeHome() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let terminal = try TmuxTerminal()
@@ -203,7 +203,8 @@ struct TerminalEndToEndTests {
     try terminal.waitFor("rows 1-24 of")
     try terminal.resize(width: 30, height: 8)
     try terminal.waitFor("Terminal too small")
-    try terminal.send(["h"])
+    // The terminal hangs up: SIGHUP does what the Home button does.
+    kill(try terminal.processID(), SIGHUP)
     try terminal.waitFor("Home: state preserved")
   }
 }
