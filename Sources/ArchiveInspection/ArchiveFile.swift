@@ -27,7 +27,10 @@ public struct ArchiveFile: Sendable, Hashable {
   ///   when it cannot be read, ``RestorationError/Code/limitExceeded`` when it is too large.
   public init(readingFrom path: String, limits: ArchiveLimits = .default) throws(RestorationError) {
     self.path = path
-    bytes = try FileSystem.readFile(path, maxSize: limits.maxFileSize)
+    guard let contents = try readFileContents(at: path, maxSize: limits.maxFileSize) else {
+      throw RestorationError(.storageFailed, "No such file or directory", file: path)
+    }
+    bytes = contents
   }
 
   /// Decodes the archive, checking the file whole (see ``RestorationArchive/init(decoding:limits:)``).

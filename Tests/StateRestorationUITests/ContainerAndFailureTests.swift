@@ -37,7 +37,7 @@ final class BareTabBarController: TabBarController, ViewControllerRestoration {
 }
 
 /// A delegate that builds its windows with a closure and re-creates controllers by identifier.
-final class ConfigurableDelegate: ApplicationDelegate {
+final class ConfigurableDelegate: OptingInApplicationDelegate {
   let build: (Application) -> Void
   let factory: ([String]) -> ViewController?
 
@@ -49,22 +49,13 @@ final class ConfigurableDelegate: ApplicationDelegate {
     self.factory = factory
   }
 
-  func applicationWillFinishLaunching(_ application: Application) {
+  override func applicationWillFinishLaunching(_ application: Application) {
     application.register(restorationClass: RefusingViewController.self)
     application.register(restorationClass: BareTabBarController.self)
     build(application)
   }
 
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
-  {
-    true
-  }
-
-  func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
-    -> Bool
-  { true }
-
-  func application(
+  override func application(
     _ application: Application,
     viewControllerWithRestorationIdentifierPath identifierComponents: [String],
     coder: StateDecoder

@@ -45,45 +45,46 @@ final class TracingViewController: ViewController {
   override func applicationFinishedRestoringState() { record("finishedRestoring") }
 }
 
-final class TracingDelegate: ApplicationDelegate {
+final class TracingDelegate: OptingInApplicationDelegate {
   let timeline = Timeline()
   var snapshotOnBackground: String?
   var ignoreSnapshot = false
   var extend = false
 
-  func applicationWillFinishLaunching(_ application: Application) {
+  override func applicationWillFinishLaunching(_ application: Application) {
     timeline.events.append("willFinishLaunching")
     let root = TracingViewController("Root", timeline: timeline)
     application.addWindow(Window(rootViewController: root))
     application.snapshotProvider = { [weak self] in self?.snapshotOnBackground ?? "" }
   }
 
-  func applicationDidFinishLaunching(_ application: Application) {
+  override func applicationDidFinishLaunching(_ application: Application) {
     timeline.events.append("didFinishLaunching")
   }
 
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
-  {
-    true
-  }
-
-  func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
+  override func application(
+    _ application: Application, shouldRestoreApplicationState coder: StateDecoder
+  )
     -> Bool
   {
     timeline.events.append("shouldRestore")
     return true
   }
 
-  func application(_ application: Application, willEncodeRestorableStateWith coder: StateCoder) {
+  override func application(
+    _ application: Application, willEncodeRestorableStateWith coder: StateCoder
+  ) {
     if ignoreSnapshot { application.ignoreSnapshotOnNextApplicationLaunch() }
   }
 
-  func application(_ application: Application, didDecodeRestorableStateWith coder: StateDecoder) {
+  override func application(
+    _ application: Application, didDecodeRestorableStateWith coder: StateDecoder
+  ) {
     timeline.events.append("didDecode")
     if extend { application.extendStateRestoration() }
   }
 
-  func applicationDidEnterBackground(_ application: Application) {
+  override func applicationDidEnterBackground(_ application: Application) {
     timeline.events.append("didEnterBackground")
   }
 }

@@ -51,11 +51,11 @@ final class CityViewController: ViewController, ViewControllerRestoration {
   }
 }
 
-final class TalkDemoDelegate: ApplicationDelegate {
+final class TalkDemoDelegate: OptingInApplicationDelegate {
   var traits = TraitCollection(horizontalSizeClass: .compact, verticalSizeClass: .regular)
   var registersRestorationClasses = true
 
-  func applicationWillFinishLaunching(_ application: Application) {
+  override func applicationWillFinishLaunching(_ application: Application) {
     if registersRestorationClasses {
       application.register(restorationClass: CityViewController.self)
     }
@@ -73,15 +73,6 @@ final class TalkDemoDelegate: ApplicationDelegate {
       Window(rootViewController: tabs, restorationIdentifier: "MainWindow", traitCollection: traits)
     )
   }
-
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
-  {
-    true
-  }
-
-  func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
-    -> Bool
-  { true }
 
   static func tabs(_ application: Application) -> TabBarController? {
     application.keyWindow?.rootViewController as? TabBarController
@@ -250,7 +241,7 @@ final class PetEditViewController: ViewController, ViewControllerRestoration {
   }
 }
 
-final class PetFinderDelegate: ApplicationDelegate {
+final class PetFinderDelegate: OptingInApplicationDelegate {
   let store = PetStore()
 
   static func makeStoryboard() -> Storyboard {
@@ -281,20 +272,11 @@ final class PetFinderDelegate: ApplicationDelegate {
     return storyboard
   }
 
-  func applicationWillFinishLaunching(_ application: Application) {
+  override func applicationWillFinishLaunching(_ application: Application) {
     application.register(restorationClass: PetEditViewController.self)
   }
 
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
-  {
-    true
-  }
-
-  func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
-    -> Bool
-  { true }
-
-  func application(
+  override func application(
     _ application: Application,
     viewControllerWithRestorationIdentifierPath identifierComponents: [String],
     coder: StateDecoder
@@ -377,7 +359,7 @@ final class PetFinderDelegate: ApplicationDelegate {
 
 // MARK: - The app delegate re-creating controllers from the storyboard (seed 004)
 
-final class StoryboardFactoryDelegate: ApplicationDelegate {
+final class StoryboardFactoryDelegate: OptingInApplicationDelegate {
   var requests: [[String]] = []
 
   static func makeStoryboard() -> Storyboard {
@@ -407,16 +389,7 @@ final class StoryboardFactoryDelegate: ApplicationDelegate {
     return storyboard
   }
 
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder) -> Bool
-  {
-    true
-  }
-
-  func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
-    -> Bool
-  { true }
-
-  func application(
+  override func application(
     _ application: Application,
     viewControllerWithRestorationIdentifierPath identifierComponents: [String],
     coder: StateDecoder
@@ -459,15 +432,7 @@ final class StoryboardFactoryDelegate: ApplicationDelegate {
   }
 
   @Test func storyboardRecordedInTheArchiveRecreatesControllersWhenNothingElseDoes() throws {
-    final class PassiveDelegate: ApplicationDelegate {
-      func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
-        -> Bool
-      { true }
-      func application(
-        _ application: Application, shouldRestoreApplicationState coder: StateDecoder
-      )
-        -> Bool
-      { true }
+    final class PassiveDelegate: OptingInApplicationDelegate {
     }
     let harness = ApplicationHarness(makeMainStoryboard: StoryboardFactoryDelegate.makeStoryboard) {
       PassiveDelegate()

@@ -313,24 +313,16 @@ final class MatchedPetsGridController: ViewController, CollectionViewDataSource,
 }
 
 @Suite struct CollectionProcessDeathTests {
-  final class Delegate: ApplicationDelegate {
+  final class Delegate: OptingInApplicationDelegate {
     let grid = MatchedPetsGridController(restorationIdentifier: "Matches")
     init(petIDs: [Int]) { grid.petIDs = petIDs }
-    func applicationWillFinishLaunching(_ application: Application) {
+    override func applicationWillFinishLaunching(_ application: Application) {
       application.addWindow(
         Window(
           rootViewController: NavigationController(
             rootViewController: grid, restorationIdentifier: "Nav"))
       )
     }
-    func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
-      -> Bool
-    {
-      true
-    }
-    func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
-      -> Bool
-    { true }
   }
 
   @Test func gridScrollPositionAndSelectionFollowThePetsAcrossAProcessDeath() throws {

@@ -56,19 +56,11 @@ import Testing
       }
       override func applicationFinishedRestoringState() { field.text = savedText }
     }
-    final class Delegate: ApplicationDelegate {
+    final class Delegate: OptingInApplicationDelegate {
       let editor = Editor(restorationIdentifier: "Editor")
-      func applicationWillFinishLaunching(_ application: Application) {
+      override func applicationWillFinishLaunching(_ application: Application) {
         application.addWindow(Window(rootViewController: editor))
       }
-      func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
-        -> Bool
-      { true }
-      func application(
-        _ application: Application, shouldRestoreApplicationState coder: StateDecoder
-      )
-        -> Bool
-      { true }
     }
     let harness = ApplicationHarness { Delegate() }
     harness.launch()
@@ -82,23 +74,15 @@ import Testing
   }
 
   @Test func droppedRangeIsNotedInTheReport() throws {
-    final class Delegate: ApplicationDelegate {
+    final class Delegate: OptingInApplicationDelegate {
       let controller = ViewController(restorationIdentifier: "Form")
       let field = TextField(restorationIdentifier: "Field")
       var text = "Long enough text"
-      func applicationWillFinishLaunching(_ application: Application) {
+      override func applicationWillFinishLaunching(_ application: Application) {
         controller.view.addSubview(field)
         field.text = text
         application.addWindow(Window(rootViewController: controller))
       }
-      func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
-        -> Bool
-      { true }
-      func application(
-        _ application: Application, shouldRestoreApplicationState coder: StateDecoder
-      )
-        -> Bool
-      { true }
     }
     var text = "Long enough text"
     let harness = ApplicationHarness {
@@ -266,23 +250,15 @@ final class CodeBuiltController: ViewController, ViewControllerRestoration, Tabl
 
 @Suite struct CodeBuiltControllerTests {
   @Test func tableAndWebViewUnderARestorationClassControllerComeBack() throws {
-    final class Delegate: ApplicationDelegate {
+    final class Delegate: OptingInApplicationDelegate {
       let navigation = NavigationController(
         rootViewController: ViewController(restorationIdentifier: "Settings"),
         restorationIdentifier: "Navigation"
       )
-      func applicationWillFinishLaunching(_ application: Application) {
+      override func applicationWillFinishLaunching(_ application: Application) {
         application.register(restorationClass: CodeBuiltController.self)
         application.addWindow(Window(rootViewController: navigation))
       }
-      func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
-        -> Bool
-      { true }
-      func application(
-        _ application: Application, shouldRestoreApplicationState coder: StateDecoder
-      )
-        -> Bool
-      { true }
     }
     let harness = ApplicationHarness { Delegate() }
     harness.launch()

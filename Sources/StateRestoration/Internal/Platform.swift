@@ -7,6 +7,18 @@
   import Darwin
 #endif
 
+/// Reads a whole regular file for the package's tools, with the engine's checks: the size is
+/// checked before anything is read, so a huge file fails at once instead of filling memory.
+///
+/// - Parameters:
+///   - path: The file.
+///   - maxSize: The largest size accepted.
+/// - Returns: The bytes, or nil when the file does not exist.
+/// - Throws: ``RestorationError`` naming the path and the system's reason.
+package func readFileContents(at path: String, maxSize: Int) throws(RestorationError) -> [UInt8]? {
+  try Platform.readFile(path, maxSize: maxSize)
+}
+
 /// File and process primitives the engine needs, with errors that name the path and the reason.
 enum Platform {
   /// The description of the current `errno`.
@@ -52,8 +64,10 @@ enum Platform {
     guard fstat(descriptor, &status) == 0 else {
       throw RestorationError(.storageFailed, "cannot stat: \(errorDescription())", file: path)
     }
-    guard (status.st_mode & S_IFMT) == S_IFREG else {
-      throw RestorationError(.storageFailed, "not a regular file", file: path)
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw RestorationError(.storageFailed, "is a folder, not a file", file: path)
+    default: throw RestorationError(.storageFailed, "is not a regular file", file: path)
     }
     let size = Int(status.st_size)
     guard size <= maxSize else {
