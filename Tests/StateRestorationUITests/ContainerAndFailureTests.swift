@@ -64,6 +64,26 @@ final class ConfigurableDelegate: OptingInApplicationDelegate {
   }
 }
 
+/// A harness whose window holds the navigation controller `Navigation` over a controller
+/// `root`; `factory` is the delegate's way to re-create controllers from their components.
+private func navigationHarness(
+  root: String,
+  factory: @escaping ([String]) -> ViewController?
+) -> ApplicationHarness {
+  ApplicationHarness {
+    ConfigurableDelegate(
+      build: { application in
+        let navigation = NavigationController(
+          rootViewController: NoteViewController(restorationIdentifier: root),
+          restorationIdentifier: "Navigation"
+        )
+        application.addWindow(Window(rootViewController: navigation))
+      },
+      factory: factory
+    )
+  }
+}
+
 private func root<T: ViewController>(_ application: Application, as type: T.Type) throws -> T {
   try #require(application.keyWindow?.rootViewController as? T)
 }
@@ -167,27 +187,14 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
   }
 
   @Test func modalPresentedOverANavigationStackIsRestoredOnTopOfIt() throws {
-    let harness = ApplicationHarness {
-      ConfigurableDelegate(
-        build: { application in
-          application.addWindow(
-            Window(
-              rootViewController: NavigationController(
-                rootViewController: NoteViewController(restorationIdentifier: "List"),
-                restorationIdentifier: "Navigation"
-              ))
-          )
-        },
-        factory: { components in
-          switch components.last {
-          case "Detail": return NoteViewController(restorationIdentifier: "Detail")
-          case "EditNavigation":
-            return NavigationController(restorationIdentifier: "EditNavigation")
-          case "Editor": return NoteViewController(restorationIdentifier: "Editor")
-          default: return nil
-          }
-        }
-      )
+    let harness = navigationHarness(root: "List") { components in
+      switch components.last {
+      case "Detail": return NoteViewController(restorationIdentifier: "Detail")
+      case "EditNavigation":
+        return NavigationController(restorationIdentifier: "EditNavigation")
+      case "Editor": return NoteViewController(restorationIdentifier: "Editor")
+      default: return nil
+      }
     }
     harness.launch()
     let navigation = try root(harness.application, as: NavigationController.self)
@@ -248,21 +255,8 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
   }
 
   @Test func navigationStackIsCutAtTheFirstControllerThatCannotBeRecreated() throws {
-    let harness = ApplicationHarness {
-      ConfigurableDelegate(
-        build: { application in
-          application.addWindow(
-            Window(
-              rootViewController: NavigationController(
-                rootViewController: NoteViewController(restorationIdentifier: "Root"),
-                restorationIdentifier: "Navigation"
-              ))
-          )
-        },
-        factory: { components in
-          components.last == "Third" ? NoteViewController(restorationIdentifier: "Third") : nil
-        }
-      )
+    let harness = navigationHarness(root: "Root") { components in
+      components.last == "Third" ? NoteViewController(restorationIdentifier: "Third") : nil
     }
     harness.launch()
     let navigation = try root(harness.application, as: NavigationController.self)
@@ -287,21 +281,8 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
   }
 
   @Test func childrenMayShareIdentifiersInANavigationStack() throws {
-    let harness = ApplicationHarness {
-      ConfigurableDelegate(
-        build: { application in
-          application.addWindow(
-            Window(
-              rootViewController: NavigationController(
-                rootViewController: NoteViewController(restorationIdentifier: "Page"),
-                restorationIdentifier: "Navigation"
-              ))
-          )
-        },
-        factory: { components in
-          components.last == "Page" ? NoteViewController(restorationIdentifier: "Page") : nil
-        }
-      )
+    let harness = navigationHarness(root: "Page") { components in
+      components.last == "Page" ? NoteViewController(restorationIdentifier: "Page") : nil
     }
     harness.launch()
     let navigation = try root(harness.application, as: NavigationController.self)
