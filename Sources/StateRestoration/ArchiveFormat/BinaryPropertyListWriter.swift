@@ -130,7 +130,11 @@ struct BinaryPropertyListWriter {
       return append(.unsignedInteger(value), bytes: 17)
     case .real(let value):
       if let existing = reals.value(for: value.bitPattern) { return existing }
-      let reference = append(.real(value.bitPattern), bytes: 9)
+      // A real that a 32-bit float holds exactly (bit for bit, so -0.0, infinities and NaN
+      // payloads are kept) takes 4 bytes, as CoreFoundation writes float32 values; every
+      // reader of the format, this one since its first version included, widens it back.
+      let isFloat = Double(Float(value)).bitPattern == value.bitPattern
+      let reference = append(.real(value.bitPattern), bytes: isFloat ? 5 : 9)
       reals.set(reference, for: value.bitPattern)
       return reference
     case .date(let date):
@@ -183,6 +187,38 @@ struct BinaryPropertyListWriter {
     try values.values.withUnsafeBufferPointer { (values) throws(RestorationError) in
       for index in values.indices {
         let child = try add(values[index], resolve: resolve)
+        scratch.append(child)
+      }
+    }
+    return appendContainer(from: mark, isDictionary: true)
+  }
+
+  /// Adds a coder's values as a dictionary, keys in the order written.
+  ///
+  /// - Parameters:
+  ///   - entries: The values, with their keys' numbers.
+  ///   - keyNames: The key names, by number.
+  ///   - keyReferences: The reference of each key name already added, by number, or -1; updated.
+  ///   - resolve: Maps a referenced path to its record index.
+  mutating func addDictionary(
+    entries: ContiguousArray<CoderEntry>,
+    keyNames: [String],
+    keyReferences: inout [Int],
+    resolve: (String) throws(RestorationError) -> Int
+  ) throws(RestorationError) -> Int {
+    let mark = scratch.count
+    try entries.withUnsafeBufferPointer { (entries) throws(RestorationError) in
+      for index in entries.indices {
+        let key = Int(entries[index].key)
+        var reference = keyReferences[key]
+        if reference < 0 {
+          reference = add(string: keyNames[key])
+          keyReferences[key] = reference
+        }
+        scratch.append(reference)
+      }
+      for index in entries.indices {
+        let child = try add(entries[index].value, resolve: resolve)
         scratch.append(child)
       }
     }
@@ -294,8 +330,15 @@ struct BinaryPropertyListWriter {
       out.appendBigEndian(0, width: 8)
       out.appendBigEndian(value, width: 8)
     case .real(let bits):
-      out.append(0x23)
-      out.appendBigEndian(bits, width: 8)
+      let value = Double(bitPattern: bits)
+      let single = Float(value)
+      if Double(single).bitPattern == bits {
+        out.append(0x22)
+        out.appendBigEndian(UInt64(single.bitPattern), width: 4)
+      } else {
+        out.append(0x23)
+        out.appendBigEndian(bits, width: 8)
+      }
     case .date(let bits):
       out.append(0x33)
       out.appendBigEndian(bits, width: 8)
