@@ -54,6 +54,7 @@ struct ArchiveRecords: ArchiveRecordSource {
 struct PassRecords: ArchiveRecordSource {
   let pass: PreservationPass
   /// The property list reference of each key name, by the key's number; -1 until first added.
+  ///
   /// Key names repeat in every object of a kind: adding each once skips hashing it per object.
   private var keyReferences: [Int]
 

@@ -200,6 +200,8 @@ struct BinaryPropertyListWriter {
   ///   - keyNames: The key names, by number.
   ///   - keyReferences: The reference of each key name already added, by number, or -1; updated.
   ///   - resolve: Maps a referenced path to its record index.
+  /// - Returns: The dictionary's reference.
+  /// - Throws: ``RestorationError`` when `resolve` does, for a dangling reference.
   mutating func addDictionary(
     entries: ContiguousArray<CoderEntry>,
     keyNames: [String],

@@ -10,9 +10,10 @@ final class CoderKeys {
   // object writes, and nothing reenters while they change.
   @exclusivity(unchecked) private(set) var names: [String] = []
   @exclusivity(unchecked) private var numbers = StringTable(capacity: 64)
-  /// The last keys asked for, by the bits of their `String` value: literal keys keep the same
-  /// bits from call to call, and two strings with equal bits are equal. The names are held, so
-  /// their storage cannot be freed and reused while cached.
+  /// The last keys asked for, by the bits of their `String` value.
+  ///
+  /// Literal keys keep the same bits from call to call, and two strings with equal bits are
+  /// equal. The names are held, so their storage cannot be freed and reused while cached.
   @exclusivity(unchecked) private var recent = [(name: String, number: Int32)?](
     repeating: nil, count: 64)
 
