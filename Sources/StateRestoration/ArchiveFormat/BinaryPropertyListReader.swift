@@ -75,11 +75,6 @@ struct BinaryPropertyListReader {
 
   /// Decoded strings, by object index, so shared keys are built once.
   private var stringCache: [String?]
-  /// For each key object read by ``keyedValues(_:depth:uid:)``, a number shared by every key
-  /// object with the same string (-1 until read), so finding a repeated key compares integers.
-  private var keyNumbers: [Int32] = []
-  /// The numbers of key strings; a seeded `Dictionary`, since the strings come from the file.
-  private var keyNumberOfName: [String: Int32] = [:]
   /// Containers being decoded, to detect reference cycles.
   private var inProgress: [Bool]
   /// How many more values may be materialized; bounds the work a file of shared containers
@@ -538,50 +533,20 @@ struct BinaryPropertyListReader {
       in
       let (count, start) = try reader.containerSpan(reference, isDictionary: true)
       var result = KeyedValues(reservingCapacity: count)
-      // Repeated keys are found by key number: records share their key objects, so each key
-      // string is read and numbered once per file instead of compared in every record.
-      var numbers: [Int32] = []
-      var numberSet: Set<Int32> = []
-      numbers.reserveCapacity(min(count, 16))
       for index in 0..<count {
-        let key = reader.reference(at: start, index)
-        let name = try reader.string(key)
-        let number = reader.keyNumber(of: key, name: name)
-        let repeated: Bool
-        if count <= 16 {
-          repeated = numbers.contains(number)
-          numbers.append(number)
-        } else {
-          repeated = !numberSet.insert(number).inserted
-        }
-        guard !repeated else {
+        let name = try reader.string(reader.reference(at: start, index))
+        let value = reader.reference(at: start, count + index)
+        guard result[name] == nil else {
           throw RestorationError(
             .malformed,
             "dictionary repeats the key '\(name)'",
             offset: try reader.offset(of: reference)
           )
         }
-        let value = reader.reference(at: start, count + index)
         result.appendUnchecked(name, try reader.value(value, depth: depth + 1, uid: uid))
       }
       return result
     }
-  }
-
-  /// The number of a key object that ``string(_:)`` has read as `name`.
-  private mutating func keyNumber(of key: Int, name: String) -> Int32 {
-    if keyNumbers.isEmpty { keyNumbers = [Int32](repeating: -1, count: objectCount) }
-    let known = keyNumbers[key]
-    if known >= 0 { return known }
-    let number: Int32
-    if let existing = keyNumberOfName[name] {
-      number = existing
-    } else {
-      number = Int32(truncatingIfNeeded: keyNumberOfName.count)
-      keyNumberOfName[name] = number
-    }
-    keyNumbers[key] = number
-    return number
   }
 
   /// Runs `body` for a container, guarding depth and cycles.

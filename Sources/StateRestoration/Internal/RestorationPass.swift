@@ -142,11 +142,10 @@ final class RestorationPass: ReferenceResolving {
     }
     let path = record.identifierPath
     if entryIndex.value(for: path) != nil { return skip(.duplicatePath) }
-    let ancestor = nearestArchivedAncestor(of: path)
-    if let ancestor, objects[ancestor] == nil {
+    if let ancestor = nearestArchivedAncestor(of: path), objects[ancestor] == nil {
       return skip(.missingParent(archive.records[ancestor].identifierPath))
     }
-    let components = components(of: path, ancestor: ancestor)
+    let components = IdentifierPath.components(of: path)
 
     var found: (any StateRestoring)?
     if let name = record.restorationClassName {
@@ -200,56 +199,6 @@ final class RestorationPass: ReferenceResolving {
     }
     return object
   }
-
-  /// The components of a path, from those of its nearest archived ancestor when it has one.
-  ///
-  /// Splitting every path anew made a string per component, and components longer than 15
-  /// bytes are heap allocations: a tenth of a restore. An ancestor's components are computed
-  /// once and shared, and the record's own trailing components reuse equal strings of the
-  /// record before.
-  private func components(of path: String, ancestor: Int?) -> [String] {
-    guard let ancestor else { return IdentifierPath.components(of: path) }
-    let ancestorPath = archive.records[ancestor].identifierPath
-    let prefixLength = ancestorPath.utf8.count
-    let utf8 = path.utf8
-    // Byte-wise splitting is character-wise splitting for ASCII paths only.
-    guard utf8.count > prefixLength + 1, utf8.allSatisfy({ $0 < 0x80 }),
-      utf8.starts(with: ancestorPath.utf8),
-      utf8[utf8.index(utf8.startIndex, offsetBy: prefixLength)] == UInt8(ascii: "/")
-    else { return IdentifierPath.components(of: path) }
-    var result: [String]
-    if let known = componentCache[ancestor] {
-      result = known
-    } else {
-      let computed = IdentifierPath.components(of: ancestorPath)
-      componentCache[ancestor] = computed
-      result = computed
-    }
-    let suffix = utf8.dropFirst(prefixLength + 1)
-    result.reserveCapacity(result.count + 2)
-    var start = suffix.startIndex
-    var position = start
-    while true {
-      if position == suffix.endIndex || suffix[position] == UInt8(ascii: "/") {
-        let piece = Substring(suffix[start..<position])
-        if let reused = recentComponents.first(where: { $0 == piece }) {
-          result.append(reused)
-        } else {
-          let made = String(piece)
-          recentComponents[recentSlot] = made
-          recentSlot = (recentSlot + 1) % recentComponents.count
-          result.append(made)
-        }
-        if position == suffix.endIndex { break }
-        start = suffix.index(after: position)
-      }
-      position = suffix.index(after: position)
-    }
-    return result
-  }
-  @exclusivity(unchecked) private var componentCache: [Int: [String]] = [:]
-  @exclusivity(unchecked) private var recentComponents = ["", "", "", ""]
-  private var recentSlot = 0
 
   /// Asks the restored container of `path` for a child with the same identifier and index.
   private func childOfLocatedContainer(at path: String) -> (any StateRestoring)? {
