@@ -52,7 +52,11 @@ public enum IdentifierPath {
     if let components = asciiBytes(
       of: path,
       { bytes in
+        // Counting the separators first sizes the array once instead of growing it three times.
+        var separators = 0
+        for byte in bytes where byte == slash { separators += 1 }
         var result: [String] = []
+        result.reserveCapacity(separators + 1)
         var start = 0
         for index in 0..<bytes.count where bytes[index] == slash {
           result.append(
@@ -181,6 +185,13 @@ struct IdentifierPathResolver {
 
   init(onCycle: ((String) -> Void)? = nil) {
     self.onCycle = onCycle
+  }
+
+  /// Makes room for `count` more objects, so that a pass of known size does not rehash its
+  /// tables as they grow.
+  mutating func reserveCapacity(_ count: Int) {
+    prefixes.reserveCapacity(count)
+    pinned.reserveCapacity(count)
   }
 
   /// Fixes the path of an object; paths of objects below it start from this path.

@@ -36,9 +36,13 @@ struct BinaryPropertyListWriter {
     case dictionary(Range<Int>)
   }
 
-  /// A string of the table, with what writing it needs.
+  /// A string of the table: where its payload is in `stringBytes`, and its form.
+  ///
+  /// The payload is copied out once when the string is added; writing then copies plain bytes,
+  /// where reading each `String` again cost a retain, a release and a UTF-8 view per string.
   private struct StringEntry {
-    var string: String
+    /// The payload's first byte in `stringBytes`.
+    var start: Int
     var isASCII: Bool
     /// Bytes for an ASCII string, UTF-16 code units otherwise.
     var length: Int
@@ -49,6 +53,8 @@ struct BinaryPropertyListWriter {
   /// Pending child references while containers are flattened (avoids one array per container).
   private var scratch: [Int] = []
   private var strings: [StringEntry] = []
+  /// The payloads of the strings: ASCII bytes, or big-endian UTF-16 code units.
+  private var stringBytes: [UInt8] = []
   private var datas: [Data] = []
   /// Bytes taken by every object but the containers' references, whose width is known last.
   private var scalarBytes = 0
@@ -63,6 +69,7 @@ struct BinaryPropertyListWriter {
   init(estimatedObjectCount: Int = 64) {
     objects.reserveCapacity(estimatedObjectCount)
     references.reserveCapacity(estimatedObjectCount)
+    stringBytes.reserveCapacity(estimatedObjectCount * 8)
     stringTable = StringTable(capacity: max(16, estimatedObjectCount / 4))
   }
 
@@ -87,11 +94,21 @@ struct BinaryPropertyListWriter {
 
   private mutating func appendString(_ string: String) -> Int {
     var copy = string
-    let (isASCII, utf8Count) = copy.withUTF8 { utf8 in
-      (utf8.allSatisfy { $0 < 0x80 }, utf8.count)
+    let start = stringBytes.count
+    let isASCII = copy.withUTF8 { utf8 in
+      guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+      stringBytes.append(contentsOf: utf8)
+      return true
     }
-    let length = isASCII ? utf8Count : string.utf16.count
-    strings.append(StringEntry(string: string, isASCII: isASCII, length: length))
+    var length = isASCII ? stringBytes.count - start : 0
+    if !isASCII {
+      for unit in string.utf16 {
+        stringBytes.append(UInt8(truncatingIfNeeded: unit >> 8))
+        stringBytes.append(UInt8(truncatingIfNeeded: unit))
+        length += 1
+      }
+    }
+    strings.append(StringEntry(start: start, isASCII: isASCII, length: length))
     let bytes = Self.headerSize(count: length) + (isASCII ? length : 2 * length)
     return append(.string(strings.count - 1), bytes: bytes)
   }
@@ -353,13 +370,10 @@ struct BinaryPropertyListWriter {
       out.appendBigEndian(0, width: 4)
     case .string(let index):
       let entry = strings[index]
-      if entry.isASCII {
-        out.appendHeader(0x50, count: entry.length)
-        var string = entry.string
-        string.withUTF8 { out.append(raw: UnsafeRawBufferPointer($0)) }
-      } else {
-        out.appendHeader(0x60, count: entry.length)
-        for unit in entry.string.utf16 { out.appendBigEndian(UInt64(unit), width: 2) }
+      out.appendHeader(entry.isASCII ? 0x50 : 0x60, count: entry.length)
+      let size = entry.isASCII ? entry.length : 2 * entry.length
+      stringBytes.withUnsafeBytes { bytes in
+        out.append(raw: UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + size)]))
       }
     case .uid(let value):
       let width = Self.byteWidth(for: value)

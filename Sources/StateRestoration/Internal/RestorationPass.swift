@@ -102,6 +102,9 @@ final class RestorationPass: ReferenceResolving {
     coders.reserveCapacity(archive.records.count)
     objects.reserveCapacity(archive.records.count)
     entryIndex = StringTable(capacity: archive.records.count)
+    locatedIdentities.reserveCapacity(archive.records.count)
+    mapped.reserveCapacity(archive.records.count)
+    resolver.reserveCapacity(archive.records.count)
     for (index, record) in archive.records.enumerated() {
       let decoder = StateDecoder(
         values: record.state, identifierPath: record.identifierPath, context: self)
