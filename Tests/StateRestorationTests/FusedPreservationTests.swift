@@ -69,6 +69,25 @@ import Testing
     #expect(record.sensitiveKeys == ["password", "pin"])
   }
 
+  @Test func aCoderWithManyKeysKeepsOrderThroughRewritesAndRemovals() {
+    // Past a dozen keys the coder finds keys through an index; removals rebuild it.
+    let coder = StateCoder()
+    for index in 0..<20 { coder.encode(index, forKey: "key\(index)") }
+    coder.removeValue(forKey: "key5")
+    coder.encode("ten", forKey: "key10")
+    coder.encode(true, forKey: "key5")
+    coder.removeValue(forKey: "missing")
+    let keys = coder.values.keys
+    #expect(keys.count == 20)
+    #expect(keys.first == "key0")
+    #expect(keys.last == "key5")
+    #expect(!keys.dropLast().contains("key5"))
+    #expect(coder.values["key10"] == .string("ten"))
+    #expect(coder.values["key19"] == .integer(19))
+    #expect(coder.contains("key5"))
+    #expect(!coder.contains("missing"))
+  }
+
   @Test func recordsReorderedByDepthAreByteIdentical() throws {
     // The root's encode references a deep object outside the tree before the walk reaches the
     // tree's second level, so the walk's order is not the archive's.

@@ -334,15 +334,37 @@ enum RecordField: Int, CaseIterable {
 
 /// The value references of one dictionary's known fields; unknown fields are ignored.
 struct RecordFields {
-  private var references = [Int](repeating: -1, count: RecordField.allCases.count)
+  // A tuple rather than an array: one heap allocation less per record read. `offset(of:)`
+  // checks that every field has a slot (fields are a fixed list, never input).
+  private var references: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+  )
 
   subscript(field: RecordField) -> Int? {
     get {
-      let reference = references[field.rawValue]
+      let reference = withUnsafeBytes(of: references) { raw in
+        raw.load(fromByteOffset: Self.offset(of: field), as: Int.self)
+      }
       return reference < 0 ? nil : reference
     }
-    set { references[field.rawValue] = newValue ?? -1 }
+    set {
+      withUnsafeMutableBytes(of: &references) { raw in
+        raw.storeBytes(of: newValue ?? -1, toByteOffset: Self.offset(of: field), as: Int.self)
+      }
+    }
   }
+
+  /// The byte offset of a field's slot.
+  @inline(__always)
+  private static func offset(of field: RecordField) -> Int {
+    precondition(field.rawValue < slotCount, "RecordFields has a slot per field")
+    return field.rawValue * MemoryLayout<Int>.stride
+  }
+
+  /// The number of slots.
+  static let slotCount =
+    MemoryLayout<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)>.size
+    / MemoryLayout<Int>.stride
 }
 
 /// Reads field dictionaries, recognising each key object once.

@@ -79,20 +79,30 @@ final class RestorationPass: ReferenceResolving {
 
   /// Adds an object and the nodes below it to the existing-object map; stops at objects
   /// already mapped, so mapping is linear however often it is called.
-  private func mapSubtree(_ root: any StateRestoring) {
-    var stack = [root]
+  private func mapSubtree(_ root: any StateRestoring, includingRoot: Bool = true) {
+    guard mapped.insert(true, for: ObjectIdentifier(root)) else { return }
+    // A located object needs no entry of its own: its path has a record, so a later record with
+    // that path is a duplicate, skipped before the map is asked. Only what is below it counts.
+    if includingRoot { mapPath(of: root) }
+    guard let node = root as? any RestorationNode else { return }
+    let children = node.restorationChildren
+    guard !children.isEmpty else { return }
+    var stack = Array(children.reversed())
     while let object = stack.popLast() {
       guard mapped.insert(true, for: ObjectIdentifier(object)) else { continue }
-      if let path = resolver.path(of: object) {
-        let lookup = existing.lookUp(path)
-        if lookup.value == nil {
-          existing.insert(path, existingObjects.count, at: lookup)
-          existingObjects.append(object)
-        }
-      }
+      mapPath(of: object)
       if let node = object as? any RestorationNode {
         stack.append(contentsOf: node.restorationChildren.reversed())
       }
+    }
+  }
+
+  private func mapPath(of object: any StateRestoring) {
+    guard let path = resolver.path(of: object) else { return }
+    let lookup = existing.lookUp(path)
+    if lookup.value == nil {
+      existing.insert(path, existingObjects.count, at: lookup)
+      existingObjects.append(object)
     }
   }
 
@@ -120,7 +130,7 @@ final class RestorationPass: ReferenceResolving {
       if let found {
         locatedIdentities[ObjectIdentifier(found)] = record.identifierPath
         resolver.pin(found, to: record.identifierPath)
-        mapSubtree(found)
+        mapSubtree(found, includingRoot: false)
         debug(
           "Object in root set for index [\(index)] for identifier path \(record.identifierPath): <\(classNames.name(of: found))>"
         )
