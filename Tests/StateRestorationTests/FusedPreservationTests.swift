@@ -122,6 +122,19 @@ import Testing
     #expect(error.code == .encodingFailed)
   }
 
+  @Test func aCoderUsedWhileAPathIsComputedIsRefusedNotCorrupted() throws {
+    let keeper = CoderKeeper()
+    let delegate = TestDelegate()
+    let engine = engine(delegate)
+    let (bytes, report) = engine.makeArchiveBytes(roots: [keeper, ReenteringNode(keeper)])
+    let archive = try RestorationArchive(decoding: try #require(bytes))
+    #expect(archive.rootIdentifierPaths == ["Keeper", "Reentering"])
+    #expect(
+      report.issues(of: .referenceWithoutPath).contains {
+        $0.message.contains("while an identifier path was being computed")
+      })
+  }
+
   @Test func realsAFloatHoldsTakeFourBytes() throws {
     let delegate = TestDelegate()
     delegate.willEncode = { coder in
@@ -136,6 +149,25 @@ import Testing
     let archive = try RestorationArchive(decoding: bytes)
     #expect(archive.topLevel["exact"] == .real(1.5))
     #expect(archive.topLevel["inexact"] == .real(0.1))
+  }
+}
+
+/// Keeps the coder it is given.
+private final class CoderKeeper: StateRestoring {
+  let restorationIdentifier: String? = "Keeper"
+  var kept: StateCoder?
+  func encodeRestorableState(with coder: StateCoder) throws { kept = coder }
+}
+
+/// A node whose container getter encodes into a kept coder: it reenters the pass while the
+/// pass computes its path.
+private final class ReenteringNode: RestorationNode {
+  let restorationIdentifier: String? = "Reentering"
+  let keeper: CoderKeeper
+  init(_ keeper: CoderKeeper) { self.keeper = keeper }
+  var restorationContainer: RestorationParentLink? {
+    keeper.kept?.encode(keeper, forKey: "reentered")
+    return nil
   }
 }
 

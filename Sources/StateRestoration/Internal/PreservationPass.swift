@@ -128,7 +128,7 @@ final class PreservationPass: ReferenceEncoding {
 
   private func visit(_ object: any StateRestoring) {
     let node = object as? any RestorationNode
-    guard let path = resolver.path(of: object) else {
+    guard let path = path(of: object) else {
       // No identifier: a controller or object cuts itself and its subtree out (UIKit's rule);
       // a view is crossed, so identified views deeper in its controller's tree are found.
       if let node, node.restorationKind == .view {
@@ -202,9 +202,31 @@ final class PreservationPass: ReferenceEncoding {
     depths.append(IdentifierPath.depth(of: path))
   }
 
+  /// The path of an object, computed while no other computation is running.
+  ///
+  /// Computing a path calls the app's `restorationIdentifier` and `restorationContainer`; a
+  /// coder kept from an earlier encode and used from one of those would come back here in the
+  /// middle of the resolver's change, which its unchecked exclusivity does not allow: such a
+  /// reference is refused instead.
+  private func path(of object: any StateRestoring) -> String? {
+    guard !resolving else { return nil }
+    resolving = true
+    defer { resolving = false }
+    return resolver.path(of: object)
+  }
+  private var resolving = false
+
   func encodeReference(to object: any StateRestoring, key: String, in coderPath: String?) -> String?
   {
-    guard let path = resolver.path(of: object) else {
+    if resolving {
+      issue(
+        .referenceWithoutPath,
+        coderPath,
+        "key '\(key)' was encoded while an identifier path was being computed; the reference was not encoded"
+      )
+      return nil
+    }
+    guard let path = path(of: object) else {
       issue(
         .referenceWithoutPath,
         coderPath,
