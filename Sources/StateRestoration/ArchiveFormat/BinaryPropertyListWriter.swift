@@ -36,9 +36,13 @@ struct BinaryPropertyListWriter {
     case dictionary(Range<Int>)
   }
 
-  /// A string of the table, with what writing it needs.
+  /// A string of the table: where its payload is in `stringBytes`, and its form.
+  ///
+  /// The payload is copied out once when the string is added; writing then copies plain bytes,
+  /// where reading each `String` again cost a retain, a release and a UTF-8 view per string.
   private struct StringEntry {
-    var string: String
+    /// The payload's first byte in `stringBytes`.
+    var start: Int
     var isASCII: Bool
     /// Bytes for an ASCII string, UTF-16 code units otherwise.
     var length: Int
@@ -49,6 +53,8 @@ struct BinaryPropertyListWriter {
   /// Pending child references while containers are flattened (avoids one array per container).
   private var scratch: [Int] = []
   private var strings: [StringEntry] = []
+  /// The payloads of the strings: ASCII bytes, or big-endian UTF-16 code units.
+  private var stringBytes: [UInt8] = []
   private var datas: [Data] = []
   /// Bytes taken by every object but the containers' references, whose width is known last.
   private var scalarBytes = 0
@@ -63,6 +69,7 @@ struct BinaryPropertyListWriter {
   init(estimatedObjectCount: Int = 64) {
     objects.reserveCapacity(estimatedObjectCount)
     references.reserveCapacity(estimatedObjectCount)
+    stringBytes.reserveCapacity(estimatedObjectCount * 8)
     stringTable = StringTable(capacity: max(16, estimatedObjectCount / 4))
   }
 
@@ -87,11 +94,21 @@ struct BinaryPropertyListWriter {
 
   private mutating func appendString(_ string: String) -> Int {
     var copy = string
-    let (isASCII, utf8Count) = copy.withUTF8 { utf8 in
-      (utf8.allSatisfy { $0 < 0x80 }, utf8.count)
+    let start = stringBytes.count
+    let isASCII = copy.withUTF8 { utf8 in
+      guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+      stringBytes.append(contentsOf: utf8)
+      return true
     }
-    let length = isASCII ? utf8Count : string.utf16.count
-    strings.append(StringEntry(string: string, isASCII: isASCII, length: length))
+    var length = isASCII ? stringBytes.count - start : 0
+    if !isASCII {
+      for unit in string.utf16 {
+        stringBytes.append(UInt8(truncatingIfNeeded: unit >> 8))
+        stringBytes.append(UInt8(truncatingIfNeeded: unit))
+        length += 1
+      }
+    }
+    strings.append(StringEntry(start: start, isASCII: isASCII, length: length))
     let bytes = Self.headerSize(count: length) + (isASCII ? length : 2 * length)
     return append(.string(strings.count - 1), bytes: bytes)
   }
@@ -130,7 +147,11 @@ struct BinaryPropertyListWriter {
       return append(.unsignedInteger(value), bytes: 17)
     case .real(let value):
       if let existing = reals.value(for: value.bitPattern) { return existing }
-      let reference = append(.real(value.bitPattern), bytes: 9)
+      // A real that a 32-bit float holds exactly (bit for bit, so -0.0, infinities and NaN
+      // payloads are kept) takes 4 bytes, as CoreFoundation writes float32 values; every
+      // reader of the format, this one since its first version included, widens it back.
+      let isFloat = Double(Float(value)).bitPattern == value.bitPattern
+      let reference = append(.real(value.bitPattern), bytes: isFloat ? 5 : 9)
       reals.set(reference, for: value.bitPattern)
       return reference
     case .date(let date):
@@ -183,6 +204,40 @@ struct BinaryPropertyListWriter {
     try values.values.withUnsafeBufferPointer { (values) throws(RestorationError) in
       for index in values.indices {
         let child = try add(values[index], resolve: resolve)
+        scratch.append(child)
+      }
+    }
+    return appendContainer(from: mark, isDictionary: true)
+  }
+
+  /// Adds a coder's values as a dictionary, keys in the order written.
+  ///
+  /// - Parameters:
+  ///   - entries: The values, with their keys' numbers.
+  ///   - keyNames: The key names, by number.
+  ///   - keyReferences: The reference of each key name already added, by number, or -1; updated.
+  ///   - resolve: Maps a referenced path to its record index.
+  /// - Returns: The dictionary's reference.
+  /// - Throws: ``RestorationError`` when `resolve` does, for a dangling reference.
+  mutating func addDictionary(
+    entries: ContiguousArray<CoderEntry>,
+    keyNames: [String],
+    keyReferences: inout [Int],
+    resolve: (String) throws(RestorationError) -> Int
+  ) throws(RestorationError) -> Int {
+    let mark = scratch.count
+    try entries.withUnsafeBufferPointer { (entries) throws(RestorationError) in
+      for index in entries.indices {
+        let key = Int(entries[index].key)
+        var reference = keyReferences[key]
+        if reference < 0 {
+          reference = add(string: keyNames[key])
+          keyReferences[key] = reference
+        }
+        scratch.append(reference)
+      }
+      for index in entries.indices {
+        let child = try add(entries[index].value, resolve: resolve)
         scratch.append(child)
       }
     }
@@ -294,8 +349,15 @@ struct BinaryPropertyListWriter {
       out.appendBigEndian(0, width: 8)
       out.appendBigEndian(value, width: 8)
     case .real(let bits):
-      out.append(0x23)
-      out.appendBigEndian(bits, width: 8)
+      let value = Double(bitPattern: bits)
+      let single = Float(value)
+      if Double(single).bitPattern == bits {
+        out.append(0x22)
+        out.appendBigEndian(UInt64(single.bitPattern), width: 4)
+      } else {
+        out.append(0x23)
+        out.appendBigEndian(bits, width: 8)
+      }
     case .date(let bits):
       out.append(0x33)
       out.appendBigEndian(bits, width: 8)
@@ -308,13 +370,10 @@ struct BinaryPropertyListWriter {
       out.appendBigEndian(0, width: 4)
     case .string(let index):
       let entry = strings[index]
-      if entry.isASCII {
-        out.appendHeader(0x50, count: entry.length)
-        var string = entry.string
-        string.withUTF8 { out.append(raw: UnsafeRawBufferPointer($0)) }
-      } else {
-        out.appendHeader(0x60, count: entry.length)
-        for unit in entry.string.utf16 { out.appendBigEndian(UInt64(unit), width: 2) }
+      out.appendHeader(entry.isASCII ? 0x50 : 0x60, count: entry.length)
+      let size = entry.isASCII ? entry.length : 2 * entry.length
+      stringBytes.withUnsafeBytes { bytes in
+        out.append(raw: UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + size)]))
       }
     case .uid(let value):
       let width = Self.byteWidth(for: value)

@@ -310,6 +310,11 @@ struct IdentityMap<Value> {
     return true
   }
 
+  /// Makes room for `count` more entries without growing.
+  mutating func reserveCapacity(_ count: Int) {
+    while (self.count + count) * 2 > slotKeys.count { grow() }
+  }
+
   private mutating func grow() {
     let oldKeys = slotKeys
     let oldValues = slotValues

@@ -1,3 +1,14 @@
+/// One preserved object of a pass: what its archive record needs, with its coder as the object
+/// left it.
+struct PassRecord {
+  var identifierPath: String
+  var kind: RestorationKind
+  var className: String
+  var restorationClassName: String?
+  var storyboard: StoryboardReference?
+  var coder: StateCoder
+}
+
 /// One walk of the object tree that builds an archive's records.
 ///
 /// Objects are visited breadth-first from the roots; each gets a fresh coder. References
@@ -5,20 +16,34 @@
 /// registered object or a controller under a parent without identifier is still archived when
 /// something references it. Records are finally ordered by depth, so parents always precede
 /// children in the archive.
+///
+/// The records keep their coders: ``archiveBytes(topLevel:)`` writes the archive straight from
+/// them, and ``archiveRecords()`` makes the public ``RestorationArchive/Record`` values only when
+/// ``RestorationEngine/makeArchive(roots:)`` asks for them.
 final class PreservationPass: ReferenceEncoding {
+  // The tables below are marked `@exclusivity(unchecked)`: each object touches them a dozen
+  // times, and the runtime's exclusivity checks of class properties cost more than the tables'
+  // own work. The pass never holds an access to one across a call into app code that could
+  // reenter it (an encode method encoding a reference).
   private let registry: RestorationRegistry
-  private var classNames: ClassNames
+  @exclusivity(unchecked) private var classNames: ClassNames
   private let warn: (String) -> Void
-  private var resolver: IdentifierPathResolver
+  @exclusivity(unchecked) private var resolver: IdentifierPathResolver
 
-  private var queue: [any StateRestoring] = []
-  private var enqueued = IdentityMap<Bool>()
-  /// The object that owns each archived path, as its identity's bits.
-  private var pathOwners = StringTable()
+  @exclusivity(unchecked) private var queue: [any StateRestoring] = []
+  @exclusivity(unchecked) private var enqueued = IdentityMap<Bool>()
+  /// The record that owns each archived path, as its index in `records`.
+  @exclusivity(unchecked) private var pathOwners = StringTable()
+  /// The key names of every coder of the pass.
+  let keys = CoderKeys()
   /// The restoration class seen last, with its registered name: most objects share a handful.
-  private var lastRestorationClass: (type: ObjectIdentifier, name: String, registered: Bool)?
-  private var records: [RestorationArchive.Record] = []
-  private var depths: [Int] = []
+  @exclusivity(unchecked) private var lastRestorationClass:
+    (type: ObjectIdentifier, name: String, registered: Bool)?
+  @exclusivity(unchecked) private(set) var records: [PassRecord] = []
+  @exclusivity(unchecked) private var depths: [Int] = []
+  /// The archive order, as indices into `records`; nil when the walk's order is already the
+  /// archive's (parents first), as it almost always is.
+  private var order: [Int]?
   private(set) var issues: [PreservationReport.Issue] = []
 
   init(registry: RestorationRegistry, classNames: ClassNames, warn: @escaping (String) -> Void) {
@@ -36,11 +61,12 @@ final class PreservationPass: ReferenceEncoding {
 
   /// Makes the top-level coder, whose references join the walk.
   func makeTopLevelCoder() -> StateCoder {
-    StateCoder(identifierPath: nil, context: self)
+    StateCoder(identifierPath: nil, context: self, keys: keys)
   }
 
-  /// Walks from the roots and returns the records, parents first.
-  func run(roots: [any StateRestoring]) -> [RestorationArchive.Record] {
+  /// Walks from the roots, encoding every object; the records are then in `records`, and
+  /// ``identifierPaths`` lists them in archive order.
+  func run(roots: [any StateRestoring]) {
     for root in roots { enqueue(root) }
     var head = 0
     while head < queue.count {
@@ -48,8 +74,51 @@ final class PreservationPass: ReferenceEncoding {
       head += 1
       visit(object)
     }
-    return recordsByDepth()
+    order = orderByDepth()
   }
+
+  /// The number of records.
+  var recordCount: Int { records.count }
+
+  /// The index in `records` of the record at a position of the archive.
+  @inline(__always)
+  func recordIndex(at position: Int) -> Int {
+    guard let order else { return position }
+    return order[position]
+  }
+
+  /// The archived paths, in archive order.
+  var identifierPaths: [String] {
+    (0..<records.count).map { records[recordIndex(at: $0)].identifierPath }
+  }
+
+  /// The records as the public model, in archive order.
+  func archiveRecords() -> [RestorationArchive.Record] {
+    (0..<records.count).map { position in
+      let record = records[recordIndex(at: position)]
+      return RestorationArchive.Record(
+        identifierPath: record.identifierPath,
+        kind: record.kind,
+        className: record.className,
+        restorationClassName: record.restorationClassName,
+        storyboard: record.storyboard,
+        state: record.coder.values,
+        sensitiveKeys: record.coder.sensitiveKeys.sorted()
+      )
+    }
+  }
+
+  /// The archive position of the record that owns a path.
+  func archivePosition(ofPath path: String) -> Int? {
+    guard let index = pathOwners.value(for: path) else { return nil }
+    guard let order else { return index }
+    if positions.isEmpty {
+      positions = [Int](repeating: 0, count: order.count)
+      for (position, index) in order.enumerated() { positions[index] = position }
+    }
+    return positions[index]
+  }
+  @exclusivity(unchecked) private var positions: [Int] = []
 
   private func enqueue(_ object: any StateRestoring) {
     if enqueued.insert(true, for: ObjectIdentifier(object)) {
@@ -59,7 +128,7 @@ final class PreservationPass: ReferenceEncoding {
 
   private func visit(_ object: any StateRestoring) {
     let node = object as? any RestorationNode
-    guard let path = resolver.path(of: object) else {
+    guard let path = path(of: object) else {
       // No identifier: a controller or object cuts itself and its subtree out (UIKit's rule);
       // a view is crossed, so identified views deeper in its controller's tree are found.
       if let node, node.restorationKind == .view {
@@ -67,9 +136,8 @@ final class PreservationPass: ReferenceEncoding {
       }
       return
     }
-    let identity = Int(bitPattern: UInt(bitPattern: ObjectIdentifier(object)))
-    let owner = pathOwners.insert(path, identity).value
-    if owner != identity {
+    let lookup = pathOwners.lookUp(path)
+    if lookup.value != nil {
       issue(
         .duplicatePath,
         path,
@@ -84,7 +152,8 @@ final class PreservationPass: ReferenceEncoding {
       for child in node.restorationChildren { enqueue(child) }
     }
 
-    let coder = StateCoder(identifierPath: path, context: self)
+    pathOwners.insert(path, records.count, at: lookup)
+    let coder = StateCoder(identifierPath: path, context: self, keys: keys)
     var thrown: (any Error)?
     do {
       try object.encodeRestorableState(with: coder)
@@ -121,22 +190,43 @@ final class PreservationPass: ReferenceEncoding {
     }
 
     records.append(
-      RestorationArchive.Record(
+      PassRecord(
         identifierPath: path,
         kind: node?.restorationKind ?? .object,
         className: classNames.name(of: object),
         restorationClassName: restorationClassName,
         storyboard: node?.restorationStoryboard,
-        state: coder.values,
-        sensitiveKeys: coder.sensitiveKeys.sorted()
+        coder: coder
       )
     )
     depths.append(IdentifierPath.depth(of: path))
   }
 
+  /// The path of an object, computed while no other computation is running.
+  ///
+  /// Computing a path calls the app's `restorationIdentifier` and `restorationContainer`; a
+  /// coder kept from an earlier encode and used from one of those would come back here in the
+  /// middle of the resolver's change, which its unchecked exclusivity does not allow: such a
+  /// reference is refused instead.
+  private func path(of object: any StateRestoring) -> String? {
+    guard !resolving else { return nil }
+    resolving = true
+    defer { resolving = false }
+    return resolver.path(of: object)
+  }
+  private var resolving = false
+
   func encodeReference(to object: any StateRestoring, key: String, in coderPath: String?) -> String?
   {
-    guard let path = resolver.path(of: object) else {
+    if resolving {
+      issue(
+        .referenceWithoutPath,
+        coderPath,
+        "key '\(key)' was encoded while an identifier path was being computed; the reference was not encoded"
+      )
+      return nil
+    }
+    guard let path = path(of: object) else {
       issue(
         .referenceWithoutPath,
         coderPath,
@@ -155,11 +245,12 @@ final class PreservationPass: ReferenceEncoding {
   }
 
   /// A stable counting sort by depth: linear, and parents (shallower) always come first.
-  private func recordsByDepth() -> [RestorationArchive.Record] {
-    guard let deepest = depths.max(), deepest > 1 else { return records }
-    // A breadth-first walk is usually in depth order already; copying every record into a new
-    // order costs a dozen reference-count operations per record.
-    if zip(depths, depths.dropFirst()).allSatisfy({ $0 <= $1 }) { return records }
+  ///
+  /// - Returns: The archive order, or nil when the walk's order is already by depth.
+  private func orderByDepth() -> [Int]? {
+    guard let deepest = depths.max(), deepest > 1 else { return nil }
+    // A breadth-first walk is usually in depth order already.
+    if zip(depths, depths.dropFirst()).allSatisfy({ $0 <= $1 }) { return nil }
     var counts = [Int](repeating: 0, count: deepest + 2)
     for depth in depths { counts[depth + 1] += 1 }
     for index in 1..<counts.count { counts[index] += counts[index - 1] }
@@ -168,6 +259,6 @@ final class PreservationPass: ReferenceEncoding {
       order[counts[depth]] = index
       counts[depth] += 1
     }
-    return order.map { records[$0] }
+    return order
   }
 }

@@ -2,29 +2,37 @@
 /// archive order, then decode every object in archive order (parents first), then the delegate's
 /// did-decode, then every restored object's finished-restoring.
 final class RestorationPass: ReferenceResolving {
+  // The tables below are marked `@exclusivity(unchecked)`: each record touches them a dozen
+  // times, and the runtime's exclusivity checks of class properties cost more than the tables'
+  // own work. No access to one is held across a call into app code that could reenter the pass
+  // (a decode method resolving a reference).
   private let archive: RestorationArchive
   private let registry: RestorationRegistry
   private weak var delegate: (any RestorationDelegate)?
   private(set) weak var applicationContext: AnyObject?
-  private var classNames: ClassNames
-  private let debug: (String) -> Void
+  @exclusivity(unchecked) private var classNames: ClassNames
+  private let debugSink: (String) -> Void
+  /// Whether debug logging is on: debug lines are built only then, since building them for
+  /// every object cost a fifth of a restore.
+  private let debugEnabled: Bool
   private let warn: (String) -> Void
 
-  private var resolver: IdentifierPathResolver
+  @exclusivity(unchecked) private var resolver: IdentifierPathResolver
   /// Which archived path each located object was restored as.
-  private var locatedIdentities = IdentityMap<String>()
+  @exclusivity(unchecked) private var locatedIdentities = IdentityMap<String>()
   /// Objects of the launch hierarchy, by their current identifier path: indices into
   /// `existingObjects`.
-  private var existing = StringTable()
-  private var existingObjects: [any StateRestoring] = []
-  private var mapped = IdentityMap<Bool>()
+  @exclusivity(unchecked) private var existing = StringTable()
+  @exclusivity(unchecked) private var existingObjects: [any StateRestoring] = []
+  @exclusivity(unchecked) private var mapped = IdentityMap<Bool>()
 
-  private var entries: [RestorationReport.Entry] = []
+  @exclusivity(unchecked) private var entries: [RestorationReport.Entry] = []
   /// The first entry of each archived path; the object located for a path is that entry's.
-  private var entryIndex = StringTable()
-  private var coders: [StateDecoder?] = []
-  private var objects: [(any StateRestoring)?] = []
+  @exclusivity(unchecked) private var entryIndex = StringTable()
+  @exclusivity(unchecked) private var coders: [StateDecoder?] = []
+  @exclusivity(unchecked) private var objects: [(any StateRestoring)?] = []
   private(set) var warnings: [String] = []
+  private var lastRestorationClass: (name: String, type: (any ObjectRestoration.Type)?)?
 
   init(
     archive: RestorationArchive,
@@ -32,6 +40,7 @@ final class RestorationPass: ReferenceResolving {
     delegate: (any RestorationDelegate)?,
     applicationContext: AnyObject?,
     classNames: ClassNames,
+    debugEnabled: Bool,
     debug: @escaping (String) -> Void,
     warn: @escaping (String) -> Void
   ) {
@@ -40,7 +49,8 @@ final class RestorationPass: ReferenceResolving {
     self.delegate = delegate
     self.applicationContext = applicationContext
     self.classNames = classNames
-    self.debug = debug
+    self.debugSink = debug
+    self.debugEnabled = debugEnabled
     self.warn = warn
     self.resolver = IdentifierPathResolver()
     resolver.onCycle = { [unowned self] message in self.warning(message) }
@@ -69,20 +79,30 @@ final class RestorationPass: ReferenceResolving {
 
   /// Adds an object and the nodes below it to the existing-object map; stops at objects
   /// already mapped, so mapping is linear however often it is called.
-  private func mapSubtree(_ root: any StateRestoring) {
-    var stack = [root]
+  private func mapSubtree(_ root: any StateRestoring, includingRoot: Bool = true) {
+    guard mapped.insert(true, for: ObjectIdentifier(root)) else { return }
+    // A located object needs no entry of its own: its path has a record, so a later record with
+    // that path is a duplicate, skipped before the map is asked. Only what is below it counts.
+    if includingRoot { mapPath(of: root) }
+    guard let node = root as? any RestorationNode else { return }
+    let children = node.restorationChildren
+    guard !children.isEmpty else { return }
+    var stack = Array(children.reversed())
     while let object = stack.popLast() {
       guard mapped.insert(true, for: ObjectIdentifier(object)) else { continue }
-      if let path = resolver.path(of: object) {
-        let lookup = existing.lookUp(path)
-        if lookup.value == nil {
-          existing.insert(path, existingObjects.count, at: lookup)
-          existingObjects.append(object)
-        }
-      }
+      mapPath(of: object)
       if let node = object as? any RestorationNode {
         stack.append(contentsOf: node.restorationChildren.reversed())
       }
+    }
+  }
+
+  private func mapPath(of object: any StateRestoring) {
+    guard let path = resolver.path(of: object) else { return }
+    let lookup = existing.lookUp(path)
+    if lookup.value == nil {
+      existing.insert(path, existingObjects.count, at: lookup)
+      existingObjects.append(object)
     }
   }
 
@@ -92,6 +112,9 @@ final class RestorationPass: ReferenceResolving {
     coders.reserveCapacity(archive.records.count)
     objects.reserveCapacity(archive.records.count)
     entryIndex = StringTable(capacity: archive.records.count)
+    locatedIdentities.reserveCapacity(archive.records.count)
+    mapped.reserveCapacity(archive.records.count)
+    resolver.reserveCapacity(archive.records.count)
     for (index, record) in archive.records.enumerated() {
       let decoder = StateDecoder(
         values: record.state, identifierPath: record.identifierPath, context: self)
@@ -107,7 +130,7 @@ final class RestorationPass: ReferenceResolving {
       if let found {
         locatedIdentities[ObjectIdentifier(found)] = record.identifierPath
         resolver.pin(found, to: record.identifierPath)
-        mapSubtree(found)
+        mapSubtree(found, includingRoot: false)
         debug(
           "Object in root set for index [\(index)] for identifier path \(record.identifierPath): <\(classNames.name(of: found))>"
         )
@@ -140,7 +163,15 @@ final class RestorationPass: ReferenceResolving {
     var found: (any StateRestoring)?
     if let name = record.restorationClassName {
       // A restoration class is final: nil stops the lookup (UIKit's rule).
-      guard let type = registry.restorationClass(named: name) else {
+      let type: (any ObjectRestoration.Type)?
+      // Most records share a handful of restoration classes: skip the registry's hashing.
+      if let last = lastRestorationClass, last.name == name {
+        type = last.type
+      } else {
+        type = registry.restorationClass(named: name)
+        lastRestorationClass = (name, type)
+      }
+      guard let type else {
         return skip(.restorationClassNotRegistered(name))
       }
       guard let object = type.object(withRestorationIdentifierPath: components, coder: decoder)
@@ -292,6 +323,11 @@ final class RestorationPass: ReferenceResolving {
     guard let index = entryIndex.value(for: path) else { return }
     entries[index].notes.append(note)
     debug("\(path): \(note)")
+  }
+
+  private func debug(_ message: @autoclosure () -> String) {
+    guard debugEnabled else { return }
+    debugSink(message())
   }
 
   private func warning(_ message: String) {
