@@ -12,6 +12,8 @@ let package = Package(
     .executable(name: "restoration-archive-tool", targets: ["restoration-archive-tool"]),
     .library(name: "StoryboardImport", targets: ["StoryboardImport"]),
     .library(name: "StoryboardLint", targets: ["StoryboardLint"]),
+    // What the archive fuzzer in `Fuzz/` runs on each input; the corpus test runs it too.
+    .library(name: "ArchiveFuzzing", targets: ["ArchiveFuzzing"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -50,6 +52,10 @@ let package = Package(
       name: "ArchiveInspection",
       dependencies: ["StateRestoration"]
     ),
+    .target(
+      name: "ArchiveFuzzing",
+      dependencies: ["ArchiveInspection", "StateRestoration", "TestSupport"]
+    ),
     .executableTarget(
       name: "restoration-archive-tool",
       dependencies: [
@@ -87,6 +93,15 @@ let package = Package(
     ),
 
     // Tests
+    // A small app the reliability tests run as a real process: killed, crashed, side by side.
+    .executableTarget(
+      name: "restoration-test-helper",
+      dependencies: [
+        "StateRestoration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/Helpers/restoration-test-helper"
+    ),
     .target(
       name: "TestSupport",
       path: "Tests/TestSupport"
@@ -121,7 +136,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ArchiveInspectionTests",
-      dependencies: ["ArchiveInspection", "StateRestoration", "TestSupport"],
+      dependencies: ["ArchiveFuzzing", "ArchiveInspection", "StateRestoration", "TestSupport"],
       exclude: ["__Snapshots__"]
     ),
   ],

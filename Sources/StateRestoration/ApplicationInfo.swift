@@ -31,22 +31,35 @@ public struct ApplicationInfo: Sendable, Hashable {
   /// The running system's name and release, such as `Linux 6.1.0`.
   public static var currentSystemVersion: String { Platform.systemVersion }
 
-  /// Checks that an identifier can name a file or folder.
+  /// Checks that a bundle identifier can name a folder.
   ///
   /// - Parameter bundleIdentifier: The identifier.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) when it is
-  ///   empty, `.` or `..`, or contains `/`, a backslash or a control character.
+  ///   empty, `.` or `..`, longer than 255 bytes, or contains `/`, a backslash or a control
+  ///   character.
   public static func validate(bundleIdentifier: String) throws(RestorationError) {
+    try validate(bundleIdentifier, as: "bundle identifier")
+  }
+
+  /// Checks that a scene identifier can name a folder, by the same rules as a bundle
+  /// identifier.
+  ///
+  /// - Parameter sceneIdentifier: The identifier.
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) when it is
+  ///   empty, `.` or `..`, longer than 255 bytes, or contains `/`, a backslash or a control
+  ///   character.
+  public static func validate(sceneIdentifier: String) throws(RestorationError) {
+    try validate(sceneIdentifier, as: "scene identifier")
+  }
+
+  private static func validate(_ identifier: String, as role: String) throws(RestorationError) {
     func reject(_ reason: String) -> RestorationError {
-      RestorationError(
-        .invalidIdentifier,
-        "bundle identifier \(String(reflecting: bundleIdentifier)) \(reason)"
-      )
+      RestorationError(.invalidIdentifier, "\(role) \(String(reflecting: identifier)) \(reason)")
     }
-    if bundleIdentifier.isEmpty { throw reject("is empty") }
-    if bundleIdentifier == "." || bundleIdentifier == ".." { throw reject("is a relative folder") }
-    if bundleIdentifier.utf8.count > 255 { throw reject("is longer than 255 bytes") }
-    for scalar in bundleIdentifier.unicodeScalars {
+    if identifier.isEmpty { throw reject("is empty") }
+    if identifier == "." || identifier == ".." { throw reject("is a relative folder") }
+    if identifier.utf8.count > 255 { throw reject("is longer than 255 bytes") }
+    for scalar in identifier.unicodeScalars {
       if scalar == "/" || scalar == "\\" { throw reject("contains a path separator") }
       if scalar.properties.generalCategory == .control {
         throw reject("contains a control character")

@@ -90,12 +90,14 @@ public final class InMemoryArchiveStore: ArchiveStore {
 }
 
 /// A store that keeps its items on disk, where UIKit keeps them:
-/// `<state root>/Saved Application State/<bundle id>.savedState/data.data`.
+/// `<state root>/Saved Application State/<bundle id>.savedState/data.data`, or, for one scene
+/// of an app with several, `…/<bundle id>.savedState/Scenes/<scene id>/data.data`.
 ///
 /// The folder is created with mode 0700 and the files with mode 0600. Every write goes to a
 /// temporary file in the same folder, is flushed, renamed into place and the folder flushed, so
 /// a process killed at any instant leaves the old archive or the new one, whole; two processes
-/// writing at once leave one of the two, whole.
+/// writing at once leave one of the two, whole (the last to rename wins). The temporary files of
+/// writers killed mid-write are removed at the next write.
 public final class FileArchiveStore: ArchiveStore {
   /// The folder holding the items.
   public let folder: String
@@ -106,12 +108,20 @@ public final class FileArchiveStore: ArchiveStore {
   ///   - stateRoot: The folder that holds `Saved Application State`.
   ///   - bundleIdentifier: The app's bundle identifier; it names a folder, so it must not
   ///     contain `/`, be `.` or `..`, or hold control characters.
+  ///   - sceneIdentifier: A scene's identifier, for an app that saves each scene on its own;
+  ///     it names a folder too, by the same rules. Nil for the app's one archive.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) for an
-  ///   identifier that cannot name a folder.
-  public init(stateRoot: String, bundleIdentifier: String) throws(RestorationError) {
+  ///   identifier that cannot name a folder; nothing is created.
+  public init(
+    stateRoot: String,
+    bundleIdentifier: String,
+    sceneIdentifier: String? = nil
+  ) throws(RestorationError) {
     try ApplicationInfo.validate(bundleIdentifier: bundleIdentifier)
+    if let sceneIdentifier { try ApplicationInfo.validate(sceneIdentifier: sceneIdentifier) }
     let root = stateRoot.hasSuffix("/") ? String(stateRoot.dropLast()) : stateRoot
-    folder = "\(root)/Saved Application State/\(bundleIdentifier).savedState"
+    let appFolder = "\(root)/Saved Application State/\(bundleIdentifier).savedState"
+    folder = sceneIdentifier.map { "\(appFolder)/Scenes/\($0)" } ?? appFolder
   }
 
   /// The folder path.
@@ -129,8 +139,12 @@ public final class FileArchiveStore: ArchiveStore {
   }
 
   /// Replaces an item on disk, atomically and durably.
+  ///
+  /// Temporary files left by writers that were killed mid-write are removed first, so repeated
+  /// kills never fill the folder.
   public func write(_ bytes: [UInt8], to item: ArchiveStoreItem) throws(RestorationError) {
     try Platform.createFolder(folder)
+    Platform.removeStaleTemporaryFiles(in: folder)
     try Platform.writeFileAtomically(path(of: item), bytes: bytes)
   }
 

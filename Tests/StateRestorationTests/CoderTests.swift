@@ -189,4 +189,35 @@ private struct Pet: Codable, Equatable {
     #expect(record.state["password"] == nil)
     #expect(record.state["user"] == .string("alice"))
   }
+
+  @Test func sensitiveKeysComeBackAbsent() throws {
+    final class Login: TestController {
+      var restoredPassword: String?
+      var sawPasswordKey = false
+      var restoredUser: String?
+      override func encodeRestorableState(with coder: StateCoder) throws {
+        coder.encode("alice", forKey: "user")
+        coder.encode("hunter2", forKey: "password", sensitive: true)
+      }
+      override func decodeRestorableState(with coder: StateDecoder) throws {
+        sawPasswordKey = coder.contains("password")
+        restoredPassword = coder.decode(String.self, forKey: "password")
+        restoredUser = coder.decode(String.self, forKey: "user")
+      }
+    }
+    let store = InMemoryArchiveStore()
+    let saved = TestController("Login")
+    saved.addChild(Login("Form"))
+    makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(roots: [saved])
+
+    let launched = TestController("Login")
+    let form = Login("Form")
+    launched.addChild(form)
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: [launched])
+    #expect(report.outcome == .restored)
+    #expect(form.restoredUser == "alice")
+    #expect(!form.sawPasswordKey)
+    #expect(form.restoredPassword == nil)
+  }
 }

@@ -80,6 +80,74 @@ import Testing
     #expect(error?.code == .invalidIdentifier)
   }
 
+  @Test(arguments: [
+    "", ".", "..", "a/b", "../escape", "a\u{0}b", "tab\there", "back\\slash",
+  ])
+  func sceneIdentifiersThatCannotNameAFolderAreRejected(_ identifier: String) {
+    let error = #expect(throws: RestorationError.self) {
+      try FileArchiveStore(
+        stateRoot: "/tmp", bundleIdentifier: "com.example", sceneIdentifier: identifier)
+    }
+    #expect(error?.code == .invalidIdentifier)
+    #expect(error?.description.contains("scene identifier") == true)
+  }
+
+  @Test func eachSceneHasItsOwnPrivateFolder() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let first = try FileArchiveStore(
+      stateRoot: root.path, bundleIdentifier: "com.example.Restorer", sceneIdentifier: "main")
+    let second = try FileArchiveStore(
+      stateRoot: root.path, bundleIdentifier: "com.example.Restorer", sceneIdentifier: "inspector")
+    try first.write([1], to: .archive)
+    try second.write([2], to: .archive)
+    #expect(
+      first.folder
+        == root.path + "/Saved Application State/com.example.Restorer.savedState/Scenes/main")
+    #expect(try first.read(.archive, maxSize: 10) == [1])
+    #expect(try second.read(.archive, maxSize: 10) == [2])
+    for folder in [first.folder, second.folder] {
+      let mode = try #require(
+        FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int)
+      #expect(mode == 0o700)
+    }
+  }
+
+  @Test func aRewriteReplacesTheFileInsteadOfWritingIntoIt() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "com.example.Restorer")
+    try store.write(Array(repeating: 1, count: 4096), to: .archive)
+    // A reader that opened the old file keeps reading the old bytes, whole: the new archive is
+    // a new file renamed over the old name, never the old file overwritten in place.
+    let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: store.path(of: .archive)))
+    defer { try? reader.close() }
+    let before = try FileManager.default.attributesOfItem(atPath: store.path(of: .archive))
+    try store.write(Array(repeating: 2, count: 100), to: .archive)
+    let after = try FileManager.default.attributesOfItem(atPath: store.path(of: .archive))
+    #expect(before[.systemFileNumber] as? Int != after[.systemFileNumber] as? Int)
+    #expect(try reader.readToEnd() == Data(repeating: 1, count: 4096))
+    #expect(try store.read(.archive, maxSize: 10_000) == Array(repeating: 2, count: 100))
+  }
+
+  @Test func temporaryFilesOfDeadWritersAreRemovedAndLiveOnesKept() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "com.example.Restorer")
+    try store.write([0], to: .archive)
+    // A process id that is not running (the kernel caps ids far below it) and one that always
+    // is (init).
+    let dead = "data.data.2147483000.12345.tmp"
+    let live = "data.data.1.777.tmp"
+    for name in [dead, live] {
+      #expect(
+        FileManager.default.createFile(atPath: store.folder + "/" + name, contents: Data([9])))
+    }
+    try store.write([1], to: .archive)
+    let names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
+    #expect(names == ["data.data", live])
+  }
+
   @Test func unwritableFolderGivesAClearError() throws {
     let root = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }

@@ -148,6 +148,33 @@ enum Platform {
     syncFolder(folder)
   }
 
+  /// Removes the temporary files that writers killed mid-write left in a folder.
+  ///
+  /// A temporary file is named `<target>.<pid>.<random>.tmp` (``writeFileAtomically(_:bytes:mode:)``);
+  /// one whose process no longer exists can never be renamed into place. Files of live processes
+  /// are left alone: another process of the app may be writing at this instant.
+  ///
+  /// - Parameter folder: The folder.
+  /// - Returns: How many files were removed.
+  @discardableResult
+  static func removeStaleTemporaryFiles(in folder: String) -> Int {
+    guard let directory = opendir(folder) else { return 0 }
+    var stale: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard name.hasSuffix(".tmp") else { continue }
+      let parts = name.split(separator: ".")
+      // <target name parts...>.<pid>.<random>.tmp
+      guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), pid > 0 else { continue }
+      if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { stale.append(name) }
+    }
+    closedir(directory)
+    for name in stale { unlink("\(folder)/\(name)") }
+    return stale.count
+  }
+
   /// Removes a file; a missing file is not an error.
   static func removeFile(_ path: String) throws(RestorationError) {
     if unlink(path) != 0, errno != ENOENT {

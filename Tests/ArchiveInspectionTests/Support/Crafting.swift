@@ -1,26 +1,9 @@
 import StateRestoration
+import TestSupport
 import Testing
 
 /// Byte-level surgery on encoded archives, to make the damaged files the tool must diagnose.
 enum Crafting {
-  /// zlib's CRC-32, bit by bit: slow, obviously right, and independent of the engine's.
-  static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
-  }
-
-  /// Rewrites the checksum at byte 9 for the current contents, as the writer would have.
-  static func refreshChecksum(_ bytes: inout [UInt8]) {
-    let checksum = crc32(bytes[13...])
-    for index in 0..<4 {
-      bytes[9 + index] = UInt8(truncatingIfNeeded: checksum >> (24 - 8 * index))
-    }
-  }
-
   /// The byte offset of every object, from the trailer and the offset table.
   static func objectOffsets(_ bytes: [UInt8]) -> [Int] {
     func bigEndian(_ start: Int, _ width: Int) -> Int {
@@ -38,7 +21,7 @@ enum Crafting {
     let uids = objectOffsets(bytes).filter { bytes[$0] == 0x80 && bytes[$0 + 1] == old }
     try #require(!uids.isEmpty, "the archive has no UID \(old)")
     for offset in uids { bytes[offset + 1] = new }
-    refreshChecksum(&bytes)
+    refreshArchiveChecksum(&bytes)
   }
 
   /// The first offset of an ASCII string in the bytes.

@@ -1,0 +1,120 @@
+import ArchiveInspection
+import StateRestoration
+import TestSupport
+
+/// What the archive fuzzer does with each input, shared by the libFuzzer target in `Fuzz/` and
+/// the test that replays the seed corpus, so that CI checks exactly what the fuzzer checked.
+///
+/// Every reader of untrusted bytes runs on the input: the engine's archive reader, a full
+/// restoration through the engine into a small tree, and each of the archive tool's views of a
+/// decoded archive. Nothing here checks results: the fuzzer's finding is a crash, a hang or an
+/// unbounded allocation, which the sanitizers and libFuzzer's own limits catch.
+public enum ArchiveFuzzing {
+  /// Runs every reader on the bytes, as they are and with their checksum repaired.
+  ///
+  /// A mutated file almost never carries a valid CRC-32, so without the repaired copy the
+  /// fuzzer would only ever exercise the checksum check.
+  ///
+  /// - Parameter bytes: The input.
+  public static func exercise(_ bytes: [UInt8]) {
+    exerciseOnce(bytes)
+    let repaired = repairingChecksum(bytes)
+    if repaired != bytes { exerciseOnce(repaired) }
+  }
+
+  /// The bytes with the archive checksum (the 4-byte data object at byte 8) set to the CRC-32
+  /// of what follows it; bytes without such an object are returned unchanged.
+  ///
+  /// - Parameter bytes: An archive, or anything else.
+  /// - Returns: The bytes with a valid checksum where there is room for one.
+  public static func repairingChecksum(_ bytes: [UInt8]) -> [UInt8] {
+    guard bytes.count >= 13, bytes[8] == 0x44 else { return bytes }
+    var repaired = bytes
+    refreshArchiveChecksum(&repaired)
+    return repaired
+  }
+
+  private static func exerciseOnce(_ bytes: [UInt8]) {
+    let validation = ArchiveValidation(bytes: bytes)
+    _ = validation.text(file: "input")
+    guard let archive = try? RestorationArchive(decoding: bytes) else { return }
+    _ = ArchiveDump.text(archive)
+    _ = ArchiveDump.json(archive)
+    _ = ArchivePaths.list(archive)
+    _ = ArchivePaths.tree(archive)
+    _ = ArchivePaths.graphviz(archive)
+    let sizes = ArchiveSizes(archive)
+    _ = sizes.text(budget: ByteCount(1024))
+    _ = ArchiveValidation(archive: archive).text(file: "input")
+    _ = try? archive.encoded()
+    restore(bytes)
+  }
+
+  /// Restores the bytes through the engine into a small tree whose nodes decode every key they
+  /// are given as every type, and whose restoration class re-creates any path.
+  private static func restore(_ bytes: [UInt8]) {
+    let store = InMemoryArchiveStore(contents: [.archive: bytes])
+    let registry = RestorationRegistry()
+    registry.register(FuzzedNode.self, named: "FuzzedNode")
+    let engine = RestorationEngine(
+      applicationInfo: ApplicationInfo(bundleIdentifier: "fuzz"),
+      store: store,
+      registry: registry,
+      settings: RestorationSettings(developerMode: false, debugLogging: false)
+    )
+    let delegate = OptingInDelegate()
+    engine.delegate = delegate
+    let root = FuzzedNode(identifier: "Root")
+    root.children = [FuzzedNode(identifier: "Child"), FuzzedNode(identifier: "Other")]
+    _ = engine.restoreApplicationState(roots: [root])
+  }
+}
+
+private final class OptingInDelegate: RestorationDelegate {
+  func shouldSaveApplicationState(with coder: StateCoder) -> Bool { true }
+  func shouldRestoreApplicationState(with coder: StateDecoder) -> Bool { true }
+}
+
+/// A node that reads whatever its coder holds, in every way an app might.
+private final class FuzzedNode: RestorationNode, ObjectRestoration {
+  let restorationIdentifier: String?
+  var children: [FuzzedNode] = []
+  weak var parent: FuzzedNode?
+
+  init(identifier: String?) { restorationIdentifier = identifier }
+
+  var objectRestorationClass: (any ObjectRestoration.Type)? { FuzzedNode.self }
+  var restorationChildren: [any StateRestoring] { children }
+
+  static func object(
+    withRestorationIdentifierPath identifierComponents: [String],
+    coder: StateDecoder
+  ) -> (any StateRestoring)? {
+    FuzzedNode(identifier: identifierComponents.last)
+  }
+
+  func decodeRestorableState(with coder: StateDecoder) throws {
+    for key in coder.allKeys {
+      _ = coder.contains(key)
+      _ = coder.decodeValue(forKey: key)
+      _ = coder.decode(Bool.self, forKey: key)
+      _ = coder.decode(Int.self, forKey: key)
+      _ = coder.decode(UInt8.self, forKey: key)
+      _ = coder.decode(Double.self, forKey: key)
+      _ = coder.decode(Float.self, forKey: key)
+      _ = coder.decode(String.self, forKey: key)
+      _ = coder.decode([Int].self, forKey: key)
+      _ = coder.decode([String: String].self, forKey: key)
+      _ = coder.decodeObject(forKey: key)
+      _ = coder.decodeReferences(forKey: key)
+      _ = try? coder.decode(Sample.self, forKey: key)
+    }
+  }
+}
+
+/// A `Codable` value, so that the fuzzer reaches the coder's `Decodable` path too.
+private struct Sample: Codable {
+  var name: String
+  var values: [Double]
+  var nested: [String: Int]?
+}

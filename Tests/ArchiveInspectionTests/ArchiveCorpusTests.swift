@@ -1,0 +1,58 @@
+import ArchiveFuzzing
+import Foundation
+import StateRestoration
+import TestSupport
+import Testing
+
+/// Replays the fuzzer's seed corpus and every regression input through exactly what the fuzzer
+/// runs (`ArchiveFuzzing.exercise`), so CI checks the corpus without the fuzzer.
+@Suite struct ArchiveCorpusTests {
+  private static let fuzzFolder = BuiltExecutable.packageRoot.appendingPathComponent("Fuzz")
+
+  private static func files(in folder: String) throws -> [URL] {
+    let url = fuzzFolder.appendingPathComponent(folder)
+    return try FileManager.default.contentsOfDirectory(
+      at: url, includingPropertiesForKeys: nil
+    )
+    .filter { !$0.lastPathComponent.hasPrefix(".") }
+    .sorted { $0.lastPathComponent < $1.lastPathComponent }
+  }
+
+  @Test func seedArchivesAreRealArchivesAndSurviveEveryReader() throws {
+    let seeds = try Self.files(in: "Corpus/archive-reader")
+    let archives = seeds.filter { $0.pathExtension == "data" }
+    #expect(archives.count >= 3, "the corpus holds real archives made by the Restorer app")
+    for url in seeds {
+      let bytes = [UInt8](try Data(contentsOf: url))
+      if url.pathExtension == "data" {
+        // Seeds that are real archives must decode, or they seed nothing past the reader.
+        let archive = try RestorationArchive(decoding: bytes)
+        #expect(!archive.records.isEmpty, "\(url.lastPathComponent)")
+      }
+      ArchiveFuzzing.exercise(bytes)
+    }
+  }
+
+  @Test func regressionInputsSurviveEveryReader() throws {
+    for url in try Self.files(in: "Regressions") {
+      ArchiveFuzzing.exercise([UInt8](try Data(contentsOf: url)))
+    }
+  }
+
+  @Test func repairingTheChecksumMakesAMutatedArchiveReadable() throws {
+    let seed = try #require(
+      try Self.files(in: "Corpus/archive-reader").first { $0.pathExtension == "data" })
+    var bytes = [UInt8](try Data(contentsOf: seed))
+    // Change one character of a string value: still a well-formed archive, wrong checksum.
+    let text = Array("terminal".utf8)
+    let start = try #require(
+      (0...(bytes.count - text.count)).first { Array(bytes[$0..<$0 + text.count]) == text })
+    bytes[start] = UInt8(ascii: "x")
+    #expect(throws: RestorationError.self) { try RestorationArchive(decoding: bytes) }
+    let repaired = ArchiveFuzzing.repairingChecksum(bytes)
+    #expect(repaired != bytes)
+    let archive = try RestorationArchive(decoding: repaired)
+    let idiom = archive.topLevel["UIApplicationStateRestorationUserInterfaceIdiom"]
+    #expect(idiom == .string("xerminal"))
+  }
+}

@@ -1,0 +1,218 @@
+import StateRestoration
+import TestSupport
+import Testing
+
+/// Archives the engine would never write, crafted byte by byte.
+///
+/// Every internal key holding every wrong type, references to records that do not exist, paths
+/// given twice: the reader gives a typed error or a valid archive, and a restoration from any of
+/// them finishes.
+@Suite struct CraftedArchiveTests {
+  /// The fields of a small, valid archive: a root controller with a reference to its child,
+  /// and a child that uses every optional record field.
+  private static func validRoot() -> [(String, CraftedValue)] {
+    [
+      ("format", .string("StateRestorationArchive")),
+      (
+        "topLevel",
+        .dictionary([
+          ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
+          ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
+          ("appKey", .string("app")),
+        ])
+      ),
+      ("objects", .array([validRecord(0), validRecord(1)])),
+    ]
+  }
+
+  private static func validRecord(_ index: Int) -> CraftedValue {
+    if index == 0 {
+      return .dictionary([
+        ("path", .string("TabController")),
+        ("kind", .string("viewController")),
+        ("class", .string("TestController")),
+        ("state", .dictionary([("value", .integer(7)), ("child", .uid(1))])),
+      ])
+    }
+    return .dictionary([
+      ("path", .string("TabController/FirstViewController")),
+      ("kind", .string("viewController")),
+      ("class", .string("TestController")),
+      ("restorationClass", .string("CityRestoration")),
+      ("storyboard", .string("Main")),
+      ("storyboardIdentifier", .string("First")),
+      ("sensitiveKeys", .array([.string("password")])),
+      ("state", .dictionary([("list", .array([.integer(1), .real(2.5), .string("x")]))])),
+    ])
+  }
+
+  /// One value of each type a property list can hold.
+  private static let everyType: [(name: String, value: CraftedValue)] = [
+    ("string", .string("x")),
+    ("integer", .integer(7)),
+    ("real", .real(1.5)),
+    ("bool", .bool(true)),
+    ("data", .data([1, 2, 3])),
+    ("date", .date(0)),
+    ("uid", .uid(0)),
+    ("array", .array([.integer(1)])),
+    ("dictionary", .dictionary([("a", .integer(1))])),
+  ]
+
+  private static func replacing(
+    _ key: String, in entries: [(String, CraftedValue)], with value: CraftedValue
+  ) -> [(String, CraftedValue)] {
+    entries.map { $0.0 == key ? ($0.0, value) : $0 }
+  }
+
+  /// Decodes, and also restores through an engine into the talk demo's tree, which must finish
+  /// whatever the bytes.
+  private func decode(_ bytes: [UInt8]) -> Result<RestorationArchive, RestorationError> {
+    let store = InMemoryArchiveStore(contents: [.archive: bytes])
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: TalkDemo().roots)
+    do {
+      let archive = try RestorationArchive(decoding: bytes)
+      #expect(report.outcome == .restored)
+      return .success(archive)
+    } catch {
+      guard case .discarded(.unreadable(let reported)) = report.outcome else {
+        Issue.record("the engine restored an archive its reader rejects: \(report.outcome)")
+        return .failure(error)
+      }
+      #expect(reported.code == error.code)
+      return .failure(error)
+    }
+  }
+
+  @Test func theCraftedBaseArchiveIsValid() throws {
+    let archive = try decode(CraftedArchive.bytes(Self.validRoot())).get()
+    #expect(
+      archive.records.map(\.identifierPath) == [
+        "TabController", "TabController/FirstViewController",
+      ])
+    #expect(archive.records[0].state["child"] == .reference("TabController/FirstViewController"))
+    #expect(archive.records[1].sensitiveKeys == ["password"])
+    #expect(archive.topLevel["appKey"] == .string("app"))
+  }
+
+  @Test(arguments: ["format", "topLevel", "objects"])
+  func everyWrongTypeForARootFieldIsATypedError(field: String) {
+    let right = ["format": "string", "topLevel": "dictionary", "objects": "array"][field]
+    for (type, value) in Self.everyType where type != right {
+      let bytes = CraftedArchive.bytes(Self.replacing(field, in: Self.validRoot(), with: value))
+      guard case .failure(let error) = decode(bytes) else {
+        Issue.record("'\(field)' as \(type) was accepted")
+        continue
+      }
+      #expect([.notArchive, .malformed].contains(error.code), "'\(field)' as \(type): \(error)")
+    }
+  }
+
+  @Test(arguments: [
+    "path", "kind", "class", "restorationClass", "storyboard", "storyboardIdentifier",
+    "sensitiveKeys", "state",
+  ])
+  func everyWrongTypeForARecordFieldIsATypedError(field: String) {
+    let right =
+      ["sensitiveKeys": "array", "state": "dictionary"][field] ?? "string"
+    for (type, value) in Self.everyType where type != right {
+      guard case .dictionary(let entries) = Self.validRecord(1) else { return }
+      let record = CraftedValue.dictionary(Self.replacing(field, in: entries, with: value))
+      let root = Self.replacing(
+        "objects", in: Self.validRoot(), with: .array([Self.validRecord(0), record]))
+      guard case .failure(let error) = decode(CraftedArchive.bytes(root)) else {
+        Issue.record("record field '\(field)' as \(type) was accepted")
+        continue
+      }
+      #expect(error.code == .malformed, "'\(field)' as \(type): \(error)")
+    }
+  }
+
+  @Test func everyWrongTypeForTheVersionKeysIsATypedError() {
+    for key in [
+      "kUIStateRestorationArchiveMajorVersionKey", "kUIStateRestorationArchiveMinorVersionKey",
+    ] {
+      for (type, value) in Self.everyType where type != "integer" {
+        let topLevel = CraftedValue.dictionary(
+          [
+            ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
+            ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
+          ].map { $0.0 == key ? ($0.0, value) : $0 })
+        let root = Self.replacing("topLevel", in: Self.validRoot(), with: topLevel)
+        guard case .failure = decode(CraftedArchive.bytes(root)) else {
+          Issue.record("'\(key)' as \(type) was accepted")
+          continue
+        }
+      }
+    }
+  }
+
+  @Test func anUnknownKindAndNonStringSensitiveKeysAreTypedErrors() {
+    for (field, value) in [
+      ("kind", CraftedValue.string("spaceship")),
+      ("sensitiveKeys", .array([.integer(1)])),
+    ] {
+      guard case .dictionary(let entries) = Self.validRecord(1) else { return }
+      let record = CraftedValue.dictionary(Self.replacing(field, in: entries, with: value))
+      let root = Self.replacing(
+        "objects", in: Self.validRoot(), with: .array([Self.validRecord(0), record]))
+      guard case .failure(let error) = decode(CraftedArchive.bytes(root)) else {
+        Issue.record("'\(field)' = \(value) was accepted")
+        continue
+      }
+      #expect(error.code == .malformed)
+    }
+  }
+
+  @Test func aReferenceToARecordThatDoesNotExistIsATypedError() {
+    // In an object's state, nested in a container, and in the top level.
+    let states: [CraftedValue] = [
+      .dictionary([("child", .uid(2))]),
+      .dictionary([("children", .array([.uid(1), .uid(99)]))]),
+      .dictionary([("deep", .dictionary([("x", .uid(UInt32.max))]))]),
+    ]
+    for state in states {
+      let record = CraftedValue.dictionary([
+        ("path", .string("TabController")), ("kind", .string("viewController")),
+        ("class", .string("TestController")), ("state", state),
+      ])
+      let root = Self.replacing(
+        "objects", in: Self.validRoot(), with: .array([record, Self.validRecord(1)]))
+      guard case .failure(let error) = decode(CraftedArchive.bytes(root)) else {
+        Issue.record("a reference in \(state) was accepted")
+        continue
+      }
+      #expect(error.code == .malformed)
+      #expect(error.description.contains("reference to object record"))
+    }
+    let topLevel = CraftedValue.dictionary([
+      ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
+      ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
+      ("current", .uid(5)),
+    ])
+    let root = Self.replacing("topLevel", in: Self.validRoot(), with: topLevel)
+    guard case .failure(let error) = decode(CraftedArchive.bytes(root)) else {
+      Issue.record("a top-level reference to a missing record was accepted")
+      return
+    }
+    #expect(error.code == .malformed)
+  }
+
+  @Test func aPathGivenTwiceRestoresTheFirstAndReportsTheSecond() throws {
+    let root = Self.replacing(
+      "objects", in: Self.validRoot(),
+      with: .array([Self.validRecord(0), Self.validRecord(1), Self.validRecord(1)]))
+    let bytes = CraftedArchive.bytes(root)
+    let archive = try decode(bytes).get()
+    #expect(archive.records.count == 3)
+    let demo = TalkDemo()
+    let report = makeEngine(
+      store: InMemoryArchiveStore(contents: [.archive: bytes]), delegate: TestDelegate()
+    )
+    .restoreApplicationState(roots: demo.roots)
+    #expect(report.outcome == .restored)
+    #expect(demo.tab.decodedState?["value"] == 7)
+    #expect(report.entries.contains { $0.status == .skipped(.duplicatePath) })
+  }
+}
