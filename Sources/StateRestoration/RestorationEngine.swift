@@ -300,6 +300,13 @@ public final class RestorationEngine {
       return RestorationReport(outcome: .nothingSaved, timings: timings)
     }
 
+    // Without a delegate nobody opted in: UIKit does not restore, nor run its crash guard, nor
+    // touch the archive, which a later launch with a delegate can still use.
+    guard delegate != nil else {
+      debug("No delegate opted in to state restoration; the archive is left as it is")
+      return RestorationReport(outcome: .vetoedByDelegate, timings: timings)
+    }
+
     // The crash guard (UIKit's _doRestorationIfNecessary).
     let marker = readMarker()
     if let marker, marker.extended, !settings.developerMode {

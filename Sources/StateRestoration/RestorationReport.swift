@@ -11,7 +11,8 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     case restored
     /// The archive was thrown away; the app starts fresh.
     case discarded(DiscardReason)
-    /// The delegate's `shouldRestoreApplicationState` returned false (or there is no delegate).
+    /// The delegate's `shouldRestoreApplicationState` returned false (the archive is then
+    /// deleted), or there is no delegate (the archive is left alone).
     case vetoedByDelegate
 
     /// A sentence for logs.

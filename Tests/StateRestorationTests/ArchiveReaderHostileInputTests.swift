@@ -13,6 +13,7 @@ import Testing
       coder.encode([1.5, -2.25], forKey: "reals")
       coder.encode("naïve ☃", forKey: "unicode")
       coder.encode(["a": 1, "b": 2], forKey: "map")
+      coder.encode(Data([1, 2, 3, 4, 5, 6]), forKey: "blob")
     }
     let engine = makeEngine(store: InMemoryArchiveStore(), delegate: delegate)
     let archive = try #require(engine.makeArchive(roots: TalkDemo().roots).archive)
@@ -118,6 +119,25 @@ import Testing
     var shallow = StateValue.integer(1)
     for _ in 0..<100 { shallow = .array([shallow]) }
     #expect(try PropertyList.read(try PropertyList.write(shallow)) == shallow)
+  }
+
+  @Test func everyLimitIsEnforcedWithItsOwnError() throws {
+    let bytes = try smallArchive()
+    #expect(try RestorationArchive(decoding: bytes, limits: .default).records.count == 5)
+    let tight: [(String, ArchiveLimits)] = [
+      ("file size", ArchiveLimits(maxFileSize: bytes.count - 1)),
+      ("object count", ArchiveLimits(maxObjectCount: 10)),
+      ("depth", ArchiveLimits(maxDepth: 2)),
+      ("string length", ArchiveLimits(maxStringLength: 5)),
+      ("data length", ArchiveLimits(maxDataLength: 3)),
+      ("collection count", ArchiveLimits(maxCollectionCount: 2)),
+    ]
+    for (name, limits) in tight {
+      let error = #expect(throws: RestorationError.self, "\(name)") {
+        try RestorationArchive(decoding: bytes, limits: limits)
+      }
+      #expect(error?.code == .limitExceeded, "\(name): \(String(describing: error))")
+    }
   }
 
   @Test func sharedContainersCannotMultiplyTheWork() throws {

@@ -206,4 +206,51 @@ private final class CrashingController: TestController {
     #expect(report.outcome == .vetoedByDelegate)
     #expect(store.contents[.archive] == nil)
   }
+
+  @Test func developerModeKeepsAnUnreadableArchiveAVetoedOneAndOneLeftByAnExtendedCrash()
+    throws
+  {
+    let developer = RestorationSettings(developerMode: true)
+
+    let unreadable = savedStore(settings: developer)
+    let bytes = try #require(unreadable.contents[.archive])
+    unreadable.contents[.archive] = Array(bytes.prefix(bytes.count / 2))
+    let (unreadableReport, _) = launch(unreadable, settings: developer)
+    guard case .discarded(.unreadable) = unreadableReport.outcome else {
+      Issue.record("expected an unreadable archive, got \(unreadableReport.outcome)")
+      return
+    }
+    #expect(unreadable.contents[.archive] == Array(bytes.prefix(bytes.count / 2)))
+
+    let vetoed = savedStore(settings: developer)
+    let delegate = TestDelegate()
+    delegate.shouldRestore = false
+    let vetoReport = makeEngine(store: vetoed, delegate: delegate, settings: developer)
+      .restoreApplicationState(roots: [])
+    #expect(vetoReport.outcome == .vetoedByDelegate)
+    #expect(vetoed.contents[.archive] != nil)
+
+    let extended = savedStore(settings: developer)
+    let extendingDelegate = TestDelegate()
+    let engine = makeEngine(store: extended, delegate: extendingDelegate, settings: developer)
+    extendingDelegate.didDecode = { [unowned engine] _ in engine.extendStateRestoration() }
+    engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
+    // The app dies before completing; the next launch, in developer mode, still restores.
+    let afterCrash = InMemoryArchiveStore(contents: extended.contents)
+    let (report, _) = launch(afterCrash, settings: developer)
+    #expect(report.outcome == .restored)
+    #expect(afterCrash.contents[.archive] != nil)
+  }
+
+  @Test func withoutADelegateNothingIsRestoredAndTheArchiveIsLeftAlone() {
+    let store = savedStore()
+    let saved = store.contents
+    let engine = RestorationEngine(applicationInfo: applicationInfo, store: store)
+    let demo = TalkDemo(pushCity: false)
+    let report = engine.restoreApplicationState(roots: demo.roots)
+    #expect(report.outcome == .vetoedByDelegate)
+    #expect(demo.first.decodedState == nil)
+    #expect(store.contents == saved, "no crash-guard marker, the archive untouched")
+    #expect(launch(store).0.outcome == .restored)
+  }
 }

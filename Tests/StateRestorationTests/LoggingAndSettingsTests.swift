@@ -6,8 +6,18 @@ import Testing
     let store = InMemoryArchiveStore()
     let settings = RestorationSettings(debugLogging: true)
     let saved = TalkDemo()
-    makeEngine(store: store, delegate: TestDelegate(), settings: settings)
-      .preserveApplicationState(roots: saved.roots)
+    let preserveCapture = LogCapture()
+    makeEngine(
+      store: store, delegate: TestDelegate(), settings: settings,
+      logger: preserveCapture.makeLogger()
+    )
+    .preserveApplicationState(roots: saved.roots)
+    for phase in ["encodeObjects", "encodeArchive", "write"] {
+      #expect(
+        preserveCapture.debugLines.contains {
+          $0.hasPrefix("Preservation phase '\(phase)' took ") && $0.hasSuffix(" ms")
+        }, "\(phase)")
+    }
     let capture = LogCapture()
     makeEngine(
       store: store, delegate: TestDelegate(), settings: settings, logger: capture.makeLogger()

@@ -218,4 +218,21 @@ import Testing
     #expect(next.standardError.contains("State restoration archive discarded"))
     #expect(!helper.archiveExists)
   }
+
+  @Test(arguments: [
+    ([:], "developerMode=false debugLogging=false"),
+    (["STATE_RESTORATION_DEVELOPER_MODE": "1"], "developerMode=true debugLogging=false"),
+    (["STATE_RESTORATION_DEBUG_LOGGING": "yes"], "developerMode=false debugLogging=true"),
+    (["STATE_RESTORATION_DEBUG_LOGGING": "0"], "developerMode=false debugLogging=false"),
+  ])
+  func settingsComeFromTheProcessEnvironment(variables: [String: String], expected: String)
+    throws
+  {
+    let helper = try Helper()
+    defer { helper.remove() }
+    var environment = helper.environment
+    for (name, value) in variables { environment[name] = value }
+    let result = try TestSupport.run(helper.path, ["settings"], environment: environment)
+    #expect(result.standardOutput == expected + "\n")
+  }
 }

@@ -1,4 +1,5 @@
 import StateRestoration
+import Synchronization
 import Testing
 
 @Suite struct RestorationTests {
@@ -128,7 +129,8 @@ import Testing
     let root = TestController("Root")
     let child = TestController("Child")
     child.objectRestorationClass = WrongClassRestoration.self
-    child.state = ["x": 1]
+    // A key the wrongly-classed object would read, were it decoded.
+    child.state = ["value": 41]
     root.addChild(child)
     let registry = makeRegistry()
     registry.register(WrongClassRestoration.self)
@@ -141,8 +143,10 @@ import Testing
     let report = engine.restoreApplicationState(roots: [launchedRoot])
     #expect(
       report.status(of: "Root/:[0]:/Child")
-        == .skipped(.classMismatch(archived: "TestController", found: "TestObject"))
+        == .skipped(.classMismatch(archived: "TestController", found: "MismatchedObject"))
     )
+    #expect(WrongClassRestoration.made.withLock { $0.contains("Child") }, "the class was asked")
+    #expect(!WrongClassRestoration.decoded.withLock { $0.contains("Child") }, "nothing decoded")
   }
 
   @Test func subclassOfTheArchivedClassIsDecoded() {

@@ -10,7 +10,7 @@ struct RestorationTestHelper: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "restoration-test-helper",
     abstract: "A small app that the reliability tests kill, crash and run side by side.",
-    subcommands: [PreserveLoop.self, Launch.self]
+    subcommands: [PreserveLoop.self, Launch.self, Settings.self]
   )
 }
 
@@ -36,6 +36,17 @@ struct StateOptions: ParsableArguments {
       settings: RestorationSettings(developerMode: developerMode, debugLogging: false),
       logger: logger
     )
+  }
+}
+
+/// Prints the settings the engine reads from this process's real environment.
+struct Settings: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Print the settings read from the environment.")
+
+  func run() {
+    let settings = RestorationSettings.fromEnvironment()
+    print("developerMode=\(settings.developerMode) debugLogging=\(settings.debugLogging)")
   }
 }
 

@@ -1,4 +1,5 @@
 import StateRestoration
+import Synchronization
 
 /// Records the order of lifecycle calls across objects.
 final class EventLog {
@@ -249,11 +250,28 @@ enum CityRestoration: ObjectRestoration {
 
 /// A restoration class that returns an object of an unrelated class.
 enum WrongClassRestoration: ObjectRestoration {
+  /// The identifiers of the objects it made, and of those that were then decoded.
+  static let made = Mutex<[String]>([])
+  static let decoded = Mutex<[String]>([])
+
   static func object(
     withRestorationIdentifierPath identifierComponents: [String],
     coder: StateDecoder
   ) -> (any StateRestoring)? {
-    let object = TestObject(identifierComponents.last)
-    return object
+    let identifier = identifierComponents.last ?? ""
+    made.withLock { $0.append(identifier) }
+    return MismatchedObject(identifier: identifier)
+  }
+}
+
+/// What ``WrongClassRestoration`` returns: not a `TestController`, and it records any decode.
+final class MismatchedObject: StateRestoring {
+  let restorationIdentifier: String?
+
+  init(identifier: String) { restorationIdentifier = identifier }
+
+  func decodeRestorableState(with coder: StateDecoder) throws {
+    let identifier = restorationIdentifier ?? ""
+    WrongClassRestoration.decoded.withLock { $0.append(identifier) }
   }
 }
