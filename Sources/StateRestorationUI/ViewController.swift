@@ -395,4 +395,9 @@ open class ViewController: RestorationNode {
     // which runs viewDidLoad before any decode, as UIKit does.
     return view.view(withRestorationIdentifier: identifier)
   }
+
+  /// No specific reason for a plain controller, so the report gives the generic one.
+  ///
+  /// Containers override it to say what they lack.
+  open func restorationMissingChildReason(identifier: String, index: Int?) -> String? { nil }
 }
