@@ -34,7 +34,9 @@ let package = Package(
     ),
     .target(
       name: "StateRestorationTesting",
-      dependencies: ["StateRestoration", "StateRestorationUI"]
+      dependencies: [
+        "StateRestoration", "StateRestorationUI", .product(name: "Logging", package: "swift-log"),
+      ]
     ),
 
     // Interface Builder files: the XML stays out of the engine and the UI library.
@@ -110,6 +112,7 @@ let package = Package(
       name: "StateRestorationUITests",
       dependencies: [
         "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

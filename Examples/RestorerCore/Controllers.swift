@@ -144,12 +144,17 @@ public final class CountryViewController: ViewController, ViewControllerRestorat
     }
   }
 
-  /// Reads the country back, preferring the app's current data to the archived capital.
+  /// Reads the country back with its archived capital, as the seed app does.
+  ///
+  /// The screen comes back showing what it showed, even if the data's capital has changed or is
+  /// missing since. Only an archive without a capital falls back to the data.
   public override func decodeRestorableState(with coder: StateDecoder) throws {
     try super.decodeRestorableState(with: coder)
     guard let name = coder.decode(String.self, forKey: Self.nameKey) else { return }
-    let capital = coder.decode(String.self, forKey: Self.capitalKey) ?? ""
-    country = Self.countryList(coder)?.country(named: name) ?? Country(name: name, capital: capital)
+    let capital =
+      coder.decode(String.self, forKey: Self.capitalKey)
+      ?? Self.countryList(coder)?.country(named: name)?.capital ?? ""
+    country = Country(name: name, capital: capital)
   }
 
   /// Re-creates the detail screen, unless its country is no longer in the data.

@@ -80,10 +80,11 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     case decodeFailed(RestorationError)
     /// An ancestor in the archive was not restored, so this object has nowhere to go.
     case missingParent(String)
-    /// Nothing created the object, and its restored container has no child with this
-    /// identifier; containers that do not archive their children (a tab bar controller) must be
-    /// given them before restoration.
-    case containerHasNoSuchChild(String)
+    /// Nothing created the object, and its restored container (the path) has no child with this
+    /// identifier; `reason` is the container's own account of what it lacks (see
+    /// ``RestorationNode/restorationMissingChildReason(identifier:index:)``), nil when it gives
+    /// none.
+    case containerHasNoSuchChild(String, reason: String? = nil)
     /// Another record earlier in the archive has the same identifier path.
     case duplicatePath
     /// The object found was already restored for another identifier path.
@@ -104,8 +105,10 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
         "decode failed: \(error)"
       case .missingParent(let path):
         "its ancestor '\(path)' was not restored"
-      case .containerHasNoSuchChild(let container):
-        "no restoration class, the delegate returned nil, and its restored container '\(container)' has no child with this identifier (a container that does not archive its children, such as a tab bar controller, must be given them before restoration)"
+      case .containerHasNoSuchChild(let container, let reason?):
+        "no restoration class, the delegate returned nil, and its restored container '\(container)' \(reason)"
+      case .containerHasNoSuchChild(let container, nil):
+        "no restoration class, the delegate returned nil, and its restored container '\(container)' has no child with this identifier (a container that does not archive its children must be given them before restoration)"
       case .duplicatePath:
         "an earlier record has the same identifier path"
       case .objectAlreadyRestored(let path):

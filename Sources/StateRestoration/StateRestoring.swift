@@ -174,6 +174,19 @@ public protocol RestorationNode: StateRestoring {
   ///   - index: The index component it was archived with, if any.
   /// - Returns: The child, or nil.
   func restorationChild(withIdentifier identifier: String, index: Int?) -> (any StateRestoring)?
+
+  /// Why this container has no child with an identifier and index, for the restoration report.
+  ///
+  /// Called only when nothing re-created the child and ``restorationChild(withIdentifier:index:)``
+  /// found none. The phrase follows the container's path in the report ("its restored container
+  /// 'Tabs' …"), so it names the kind of container and what it lacks; nil gives the generic
+  /// reason.
+  ///
+  /// - Parameters:
+  ///   - identifier: The missing child's restoration identifier.
+  ///   - index: The index component it was archived with, if any.
+  /// - Returns: The phrase, or nil.
+  func restorationMissingChildReason(identifier: String, index: Int?) -> String?
 }
 
 extension RestorationNode {
@@ -199,6 +212,9 @@ extension RestorationNode {
     }
     return nil
   }
+
+  /// No specific reason by default: the report gives the generic one.
+  public func restorationMissingChildReason(identifier: String, index: Int?) -> String? { nil }
 }
 
 /// A factory that instantiates nodes by storyboard identifier (a storyboard, in UIKit's terms).

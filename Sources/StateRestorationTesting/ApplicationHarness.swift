@@ -1,3 +1,4 @@
+public import Logging
 public import StateRestoration
 public import StateRestorationUI
 
@@ -41,12 +42,15 @@ public final class ApplicationHarness {
   private let makeMainStoryboard: (() -> Storyboard)?
   /// Settings for every launch; change them between launches (developer mode, say).
   public var settings: RestorationSettings
+  /// Where every process logs; change it between launches to capture one launch's log.
+  public var logger: Logger
 
   /// Creates a harness; nothing is launched yet.
   ///
   /// - Parameters:
   ///   - applicationInfo: Bundle identifier, version and idiom.
   ///   - settings: Settings for every launch.
+  ///   - logger: Where every process logs.
   ///   - store: The store; by default empty.
   ///   - makeMainStoryboard: Makes the main storyboard for each process, if the app has one.
   ///   - makeDelegate: Makes the app delegate for each process.
@@ -58,18 +62,21 @@ public final class ApplicationHarness {
       userInterfaceIdiom: "phone"
     ),
     settings: RestorationSettings = RestorationSettings(),
+    logger: Logger = Logger(label: "StateRestoration"),
     store: InMemoryArchiveStore = InMemoryArchiveStore(),
     makeMainStoryboard: (() -> Storyboard)? = nil,
     makeDelegate: @escaping () -> any ApplicationDelegate
   ) {
     self.applicationInfo = applicationInfo
     self.settings = settings
+    self.logger = logger
     self.store = store
     self.makeMainStoryboard = makeMainStoryboard
     self.makeDelegate = makeDelegate
     application = Self.makeApplication(
       applicationInfo: applicationInfo,
       settings: settings,
+      logger: logger,
       store: store,
       storyboard: makeMainStoryboard?(),
       delegate: makeDelegate()
@@ -79,6 +86,7 @@ public final class ApplicationHarness {
   private static func makeApplication(
     applicationInfo: ApplicationInfo,
     settings: RestorationSettings,
+    logger: Logger,
     store: InMemoryArchiveStore,
     storyboard: Storyboard?,
     delegate: any ApplicationDelegate
@@ -88,7 +96,8 @@ public final class ApplicationHarness {
       applicationInfo: applicationInfo,
       store: store,
       mainStoryboard: storyboard,
-      settings: settings
+      settings: settings,
+      logger: logger
     )
   }
 
@@ -144,6 +153,7 @@ public final class ApplicationHarness {
     let next = Self.makeApplication(
       applicationInfo: applicationInfo,
       settings: settings,
+      logger: logger,
       store: store,
       storyboard: makeMainStoryboard?(),
       delegate: makeDelegate()
@@ -158,6 +168,7 @@ public final class ApplicationHarness {
     application = Self.makeApplication(
       applicationInfo: applicationInfo,
       settings: settings,
+      logger: logger,
       store: store,
       storyboard: makeMainStoryboard?(),
       delegate: makeDelegate()
@@ -193,6 +204,7 @@ public final class ApplicationHarness {
     application = Self.makeApplication(
       applicationInfo: applicationInfo,
       settings: settings,
+      logger: logger,
       store: store,
       storyboard: makeMainStoryboard?(),
       delegate: makeDelegate()
@@ -235,6 +247,21 @@ private struct LifetimeTracker {
       )
       stack.append(contentsOf: controller.children)
       if let presented = controller.presentedViewController { stack.append(presented) }
+      // Views too: a view kept alive (by a closure, say) would carry the old process's state.
+      if controller.isViewLoaded { appendViews(from: controller.view) }
+    }
+  }
+
+  private mutating func appendViews(from root: View) {
+    var views = [root]
+    while let view = views.popLast() {
+      entries.append(
+        Entry(
+          object: view,
+          description: "\(type(of: view)) \(view.restorationIdentifier ?? "(no identifier)")"
+        )
+      )
+      views.append(contentsOf: view.subviews)
     }
   }
 

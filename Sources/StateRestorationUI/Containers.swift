@@ -93,6 +93,14 @@ open class NavigationController: ViewController {
     if !restored.isEmpty || truncated == nil { setViewControllers(restored) }
   }
 
+  /// Says that the stack has no such child: the stack is archived, so the child existed at save
+  /// time and nothing re-created it at launch.
+  open override func restorationMissingChildReason(identifier: String, index: Int?) -> String? {
+    let position = index.map { " at index \($0)" } ?? ""
+    return
+      "is a navigation controller whose stack has no child '\(identifier)'\(position); the stack is archived, but nothing re-created this child (give it a restoration class or a storyboard, or create it in the app delegate)"
+  }
+
   /// The children that were restored, in order, stopping at the first missing one; reports
   /// the cut.
   static func restoredChildren(
@@ -216,6 +224,17 @@ open class TabBarController: ViewController {
   ) -> (any StateRestoring)? {
     if let exact = super.restorationChild(withIdentifier: identifier, index: index) { return exact }
     return children.first { $0.restorationIdentifier == identifier }
+  }
+
+  /// Names the tab bar and what it lacks: its tabs are not archived, so they must exist before
+  /// restoration, as in UIKit.
+  open override func restorationMissingChildReason(identifier: String, index: Int?) -> String? {
+    if children.isEmpty {
+      return
+        "is a tab bar controller with no tabs; a tab bar controller does not archive its tabs, so they must exist before restoration (create them with the tab bar controller, in its restoration class, storyboard or init)"
+    }
+    return
+      "is a tab bar controller with no tab '\(identifier)'; a tab bar controller does not archive its tabs, so every tab must exist before restoration"
   }
 }
 

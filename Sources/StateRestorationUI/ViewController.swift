@@ -283,16 +283,25 @@ open class ViewController: RestorationNode {
   }
 
   /// Dismisses the controller this one presents, or, when called on a presented controller,
-  /// dismisses it.
+  /// dismisses it; controllers the dismissed one presents go with it.
   open func dismiss() {
-    if let presented = presentedViewController {
-      presented.dismiss()
-      presented.disappear()
-      presented.presentingViewController = nil
-      presentedViewController = nil
-    } else if let presenting = presentingViewController {
-      presenting.dismiss()
+    if presentedViewController != nil {
+      dismissPresentedChain()
+    } else if let presentingViewController {
+      presentingViewController.dismissPresentedChain()
     }
+  }
+
+  /// Removes the presented controller and whatever it presents, top first, each disappearing.
+  ///
+  /// Kept apart from ``dismiss()``: a presented controller's `dismiss()` goes back up to its
+  /// presenter, so calling it on the way down would never end.
+  private func dismissPresentedChain() {
+    guard let presented = presentedViewController else { return }
+    presented.dismissPresentedChain()
+    presented.disappear()
+    presented.presentingViewController = nil
+    presentedViewController = nil
   }
 
   // MARK: - State restoration
@@ -395,4 +404,9 @@ open class ViewController: RestorationNode {
     // which runs viewDidLoad before any decode, as UIKit does.
     return view.view(withRestorationIdentifier: identifier)
   }
+
+  /// No specific reason for a plain controller, so the report gives the generic one.
+  ///
+  /// Containers override it to say what they lack.
+  open func restorationMissingChildReason(identifier: String, index: Int?) -> String? { nil }
 }

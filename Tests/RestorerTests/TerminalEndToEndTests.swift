@@ -43,11 +43,19 @@ final class TmuxTerminal {
     if (try? tmux(["has-session", "-t", session]))?.status == 0 {
       try tmux(["kill-session", "-t", session], discardingOutput: true)
     }
-    // The first command starts the tmux server, which keeps its output open: not captured.
-    let result = try tmux(
-      ["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "--"] + command,
-      discardingOutput: true
-    )
+    // Killing the last session makes the server exit, and a new session asked for while it is
+    // still shutting down fails: retry for a moment until a fresh server takes it.
+    var result: ProcessResult
+    var attempts = 0
+    repeat {
+      if attempts > 0 { Thread.sleep(forTimeInterval: 0.1) }
+      attempts += 1
+      // The first command starts the tmux server, which keeps its output open: not captured.
+      result = try tmux(
+        ["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "--"] + command,
+        discardingOutput: true
+      )
+    } while result.status != 0 && attempts < 30
     #expect(result.status == 0)
   }
 

@@ -1,3 +1,4 @@
+import Logging
 import StateRestoration
 import StateRestorationTesting
 import StateRestorationUI
@@ -182,8 +183,19 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
     let restoredTabs = try #require(restoredNavigation.topViewController as? TabBarController)
     #expect(restoredTabs.viewControllers.isEmpty)
     let status = restart.report.status(of: "Navigation/:[1]:/PushedTabs/:[0]:/One")
-    #expect(status == .skipped(.containerHasNoSuchChild("Navigation/:[1]:/PushedTabs")))
-    #expect(status?.description.contains("tab bar controller") == true)
+    guard case .skipped(.containerHasNoSuchChild(let container, let reason)) = status else {
+      Issue.record("expected a missing child of the tab bar, got \(String(describing: status))")
+      return
+    }
+    #expect(container == "Navigation/:[1]:/PushedTabs")
+    #expect(
+      reason
+        == "is a tab bar controller with no tabs; a tab bar controller does not archive its tabs, so they must exist before restoration (create them with the tab bar controller, in its restoration class, storyboard or init)"
+    )
+    #expect(
+      status?.description
+        == "skipped: no restoration class, the delegate returned nil, and its restored container 'Navigation/:[1]:/PushedTabs' is a tab bar controller with no tabs; a tab bar controller does not archive its tabs, so they must exist before restoration (create them with the tab bar controller, in its restoration class, storyboard or init)"
+    )
   }
 
   @Test func modalPresentedOverANavigationStackIsRestoredOnTopOfIt() throws {
@@ -264,12 +276,29 @@ private func root<T: ViewController>(_ application: Application, as type: T.Type
     navigation.pushViewController(NoteViewController(restorationIdentifier: "Second"))
     navigation.pushViewController(NoteViewController(restorationIdentifier: "Third"))
 
+    // UIKit prints the truncation with debug logging on; capture the restoring launch's log.
+    let capture = LogCapture()
+    harness.settings = RestorationSettings(debugLogging: true)
+    harness.logger = capture.makeLogger()
     let restart = harness.restartAndRestore()
+    #expect(
+      capture.debugLines.contains(
+        "Can't find Child View Controller at index 1 with identifier Navigation/:[1]:/Second, truncating child array"
+      ), "debug log: \(capture.debugLines)")
     let restored = try root(restart.application, as: NavigationController.self)
     #expect(restored.viewControllers.map(\.restorationIdentifier) == ["Root"])
+    let secondStatus = restart.report.status(of: "Navigation/:[1]:/Second")
     #expect(
-      restart.report.status(of: "Navigation/:[1]:/Second")
-        == .skipped(.containerHasNoSuchChild("Navigation")))
+      secondStatus
+        == .skipped(
+          .containerHasNoSuchChild(
+            "Navigation",
+            reason:
+              "is a navigation controller whose stack has no child 'Second' at index 1; the stack is archived, but nothing re-created this child (give it a restoration class or a storyboard, or create it in the app delegate)"
+          )))
+    // The navigation case names the stack, not a tab bar.
+    #expect(secondStatus?.description.contains("tab bar") == false)
+    #expect(secondStatus?.description.contains("navigation controller") == true)
     guard case .truncated(let reason) = restart.report.status(of: "Navigation/:[2]:/Third") else {
       Issue.record("expected the third controller to be truncated: \(restart.report)")
       return

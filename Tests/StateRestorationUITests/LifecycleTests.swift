@@ -87,6 +87,23 @@ final class TracingDelegate: OptingInApplicationDelegate {
   override func applicationDidEnterBackground(_ application: Application) {
     timeline.events.append("didEnterBackground")
   }
+
+  override func applicationWillEnterForeground(_ application: Application) {
+    timeline.events.append("willEnterForeground")
+  }
+
+  override func applicationWillTerminate(_ application: Application) {
+    timeline.events.append("willTerminate")
+  }
+}
+
+/// A delegate that builds a window but implements neither opt-in method.
+final class NotOptedInDelegate: ApplicationDelegate {
+  let root = TracingViewController("Root", timeline: Timeline())
+
+  func applicationWillFinishLaunching(_ application: Application) {
+    application.addWindow(Window(rootViewController: root))
+  }
 }
 
 @Suite struct LifecycleTests {
@@ -129,6 +146,85 @@ final class TracingDelegate: OptingInApplicationDelegate {
     application.terminate(.systemKillAfterBackground)
     #expect(application.state == .terminated)
     #expect(harness.store.contents[.archive] != nil)
+  }
+
+  @Test func foregroundAndTerminationHooksAreCalledInOrder() throws {
+    let harness = ApplicationHarness { TracingDelegate() }
+    harness.launch()
+    let application = harness.application
+    let delegate = try #require(application.delegate as? TracingDelegate)
+    delegate.timeline.events = []
+    application.enterBackground()
+    application.enterForeground()
+    #expect(delegate.timeline.events == ["didEnterBackground", "willEnterForeground"])
+    #expect(application.state == .active)
+    application.enterForeground()  // already in the foreground: not called again
+    #expect(delegate.timeline.events.filter { $0 == "willEnterForeground" }.count == 1)
+
+    // Terminated while running in the foreground: the app is told.
+    delegate.timeline.events = []
+    application.terminate(.systemKillAfterBackground)
+    #expect(delegate.timeline.events == ["willTerminate"])
+    application.terminate(.systemKillAfterBackground)  // already terminated: not again
+    #expect(delegate.timeline.events == ["willTerminate"])
+  }
+
+  /// As in iOS, a suspended app is killed without notice, a force quit from the app switcher
+  /// kills the suspended app, and a crash calls nothing.
+  @Test(arguments: [
+    Application.TerminationReason.systemKillAfterBackground, .userForceQuit, .crash,
+  ])
+  func willTerminateIsNotCalledForASuspendedAppOrACrash(
+    reason: Application.TerminationReason
+  ) throws {
+    let harness = ApplicationHarness { TracingDelegate() }
+    harness.launch()
+    let application = harness.application
+    let delegate = try #require(application.delegate as? TracingDelegate)
+    application.enterBackground()
+    application.terminate(reason)
+    #expect(application.state == .terminated)
+    #expect(!delegate.timeline.events.contains("willTerminate"))
+  }
+
+  @Test func activeAppThatCrashesIsNotToldItTerminates() throws {
+    let harness = ApplicationHarness { TracingDelegate() }
+    harness.launch()
+    let delegate = try #require(harness.application.delegate as? TracingDelegate)
+    harness.application.terminate(.crash)
+    #expect(!delegate.timeline.events.contains("willTerminate"))
+  }
+
+  @Test func restartsThroughTheHarnessNeverCallWillTerminate() throws {
+    let harness = ApplicationHarness { TracingDelegate() }
+    harness.launch()
+    var delegate = try #require(harness.application.delegate as? TracingDelegate)
+    harness.restartAndRestore()
+    #expect(delegate.timeline.events.last == "didEnterBackground")
+    delegate = try #require(harness.application.delegate as? TracingDelegate)
+    harness.forceQuitAndRelaunch()
+    #expect(!delegate.timeline.events.contains("willTerminate"))
+    delegate = try #require(harness.application.delegate as? TracingDelegate)
+    harness.crashAndRelaunch()
+    #expect(!delegate.timeline.events.contains("willTerminate"))
+  }
+
+  @Test func delegateWithoutTheOptInSavesNothing() throws {
+    let harness = ApplicationHarness { NotOptedInDelegate() }
+    harness.launch()
+    let delegate = try #require(harness.application.delegate as? NotOptedInDelegate)
+    delegate.root.note = 9
+    let report = harness.application.enterBackground()
+    #expect(report?.outcome == .notOptedIn)
+    #expect(harness.store.contents.isEmpty)
+    #expect(harness.savedArchive == nil)
+
+    let restart = harness.restartAndRestore()
+    #expect(restart.report.outcome == .nothingSaved)
+    #expect(restart.archive == nil)
+    let restored = try #require(restart.application.delegate as? NotOptedInDelegate)
+    #expect(restored.root.note == 0)
+    #expect(!restored.root.timeline.events.contains { $0.hasPrefix("Root.decode") })
   }
 
   @Test func navigationAndTabsDriveAppearance() throws {

@@ -6,17 +6,23 @@ import Testing
 
 /// The seeds' Restorer app, through process deaths.
 @Suite struct RestorerTests {
-  /// A harness whose every process loads the bundled countries, minus `removed()`.
+  /// A harness whose every process loads the bundled countries, minus `removed()`, with the
+  /// capitals in `capitals()` replacing the bundled ones.
   private func makeHarness(
     settings: RestorationSettings = RestorationSettings(),
-    removed: @escaping () -> Set<String> = { [] }
+    removed: @escaping () -> Set<String> = { [] },
+    capitals: @escaping () -> [String: String] = { [:] }
   ) throws -> ApplicationHarness {
     let countries = try CountryList.bundled().countries
     return ApplicationHarness(
       settings: settings,
       makeMainStoryboard: RestorerAppDelegate.makeStoryboard,
       makeDelegate: {
-        let list = CountryList(countries: countries)
+        let changed = capitals()
+        let list = CountryList(
+          countries: countries.map {
+            Country(name: $0.name, capital: changed[$0.name] ?? $0.capital)
+          })
         list.removeCountries(named: removed())
         return RestorerAppDelegate(countryList: list)
       }
@@ -83,6 +89,32 @@ import Testing
     let path = "TabBarControllerID/:[1]:/SettingsNCID/:[1]:/WebViewController"
     #expect(restart.report.entry(for: path)?.source == .restorationClass)
     #expect(restart.archive?.restorationClassMap[path] == "WebViewController")
+  }
+
+  /// The seed archives the capital and shows the archived one: a data update between launches
+  /// (a new capital, or none) does not change what the restored screen shows.
+  @Test(arguments: ["Valparaíso", ""])
+  func countryDetailShowsTheArchivedCapitalWhenTheDataChanged(newCapital: String) throws {
+    var updated = false
+    let harness = try makeHarness(capitals: { updated ? ["Chile": newCapital] : [:] })
+    harness.launch()
+    try openCountry("Chile", in: harness.application)
+    updated = true
+
+    let restart = harness.restartAndRestore()
+    #expect(restart.report.outcome == .restored)
+    let path = "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID"
+    #expect(restart.archive?.record(at: path)?.state["capital"] == .string("Santiago"))
+    let navigation = try #require(
+      try tabs(restart.application).selectedViewController as? NavigationController)
+    let detail = try #require(navigation.topViewController as? CountryViewController)
+    #expect(detail.country == Country(name: "Chile", capital: "Santiago"))
+    #expect(detail.capitalLabel.text == "Santiago")
+    #expect(detail.nameLabel.text == "Chile")
+    // The new process's data did change: the capital shown came from the archive.
+    let list = try #require(navigation.viewControllers.first as? CountriesViewController)
+    #expect(list.countryList?.country(named: "Chile")?.capital == newCapital)
+    #expect(restart.report.status(of: path) == .restored)
   }
 
   @Test func deletedCountryIsNotRestoredAndNothingCrashes() throws {

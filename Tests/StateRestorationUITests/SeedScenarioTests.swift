@@ -5,15 +5,35 @@ import Testing
 
 // MARK: - The talk's demo (seed 002)
 
+/// The talk's first tab: a slider whose value the controller encodes, since a slider archives
+/// nothing of its own (its value belongs to the app).
 final class FirstViewController: ViewController {
-  var sliderValue: Float = 0.5
+  /// The slider, with an identifier so that it has a record of its own in the archive.
+  let slider = Slider(restorationIdentifier: "Slider")
+  /// What the slider shows.
+  var sliderValue: Float {
+    get { slider.value }
+    set { slider.value = newValue }
+  }
+
+  override init(restorationIdentifier: String?) {
+    super.init(restorationIdentifier: restorationIdentifier)
+    slider.value = 0.5
+  }
+
+  override func loadView() {
+    let root = View()
+    root.addSubview(slider)
+    setView(root)
+  }
+
   override func encodeRestorableState(with coder: StateCoder) throws {
     try super.encodeRestorableState(with: coder)
-    coder.encode(sliderValue, forKey: "encodingKeySliderValue")
+    coder.encode(slider.value, forKey: "encodingKeySliderValue")
   }
   override func decodeRestorableState(with coder: StateDecoder) throws {
     try super.decodeRestorableState(with: coder)
-    sliderValue = coder.decode(Float.self, forKey: "encodingKeySliderValue") ?? sliderValue
+    slider.value = coder.decode(Float.self, forKey: "encodingKeySliderValue") ?? slider.value
   }
 }
 
@@ -100,6 +120,7 @@ final class TalkDemoDelegate: OptingInApplicationDelegate {
         "TabController/:[1]:/NavigationController",
         "TabController/:[1]:/NavigationController/:[0]:/SecondViewController",
         "TabController/:[1]:/NavigationController/:[1]:/CityViewController",
+        "TabController/:[0]:/FirstViewController/Slider",
       ]
     )
     let restoredTabs = try #require(TalkDemoDelegate.tabs(restart.application))
@@ -119,6 +140,32 @@ final class TalkDemoDelegate: OptingInApplicationDelegate {
       window.restoredTraitCollection
         == TraitCollection(horizontalSizeClass: .compact, verticalSizeClass: .regular)
     )
+  }
+
+  @Test func sliderShowsTheValueItsControllerEncodedAndArchivesNoneOfItsOwn() throws {
+    let harness = ApplicationHarness { TalkDemoDelegate() }
+    harness.launch()
+    let tabs = try #require(TalkDemoDelegate.tabs(harness.application))
+    let first = try #require(tabs.viewControllers.first as? FirstViewController)
+    #expect(first.isVisible)
+    first.slider.value = 0.25  // the user drags the slider
+
+    let restart = harness.restartAndRestore()
+    #expect(restart.report.outcome == .restored)
+    let restoredTabs = try #require(TalkDemoDelegate.tabs(restart.application))
+    let restored = try #require(restoredTabs.viewControllers.first as? FirstViewController)
+    #expect(restored !== first)
+    #expect(restored.slider.value == 0.25)
+    #expect(restored.view.view(withRestorationIdentifier: "Slider") === restored.slider)
+
+    let controllerPath = "TabController/:[0]:/FirstViewController"
+    let sliderPath = "\(controllerPath)/Slider"
+    #expect(restart.report.status(of: sliderPath) == .restored)
+    let archive = try #require(restart.archive)
+    #expect(archive.record(at: controllerPath)?.state["encodingKeySliderValue"] == .real(0.25))
+    // The view's record carries no value: the slider's value is the controller's to encode.
+    let sliderRecord = try #require(archive.record(at: sliderPath))
+    #expect(!sliderRecord.state.contains { $0.value == .real(0.25) })
   }
 
   @Test func containerIsLinkedWhenAChildDecodes() throws {

@@ -315,7 +315,12 @@ final class MatchedPetsGridController: ViewController, CollectionViewDataSource,
 @Suite struct CollectionProcessDeathTests {
   final class Delegate: OptingInApplicationDelegate {
     let grid = MatchedPetsGridController(restorationIdentifier: "Matches")
-    init(petIDs: [Int]) { grid.petIDs = petIDs }
+    init(petIDs: [Int]) {
+      grid.petIDs = petIDs
+      // Set when the grid is built, before restoration, so the restored selection may hold
+      // several items, as in UIKit.
+      grid.grid.allowsMultipleSelection = true
+    }
     override func applicationWillFinishLaunching(_ application: Application) {
       application.addWindow(
         Window(
@@ -330,19 +335,25 @@ final class MatchedPetsGridController: ViewController, CollectionViewDataSource,
     let harness = ApplicationHarness { Delegate(petIDs: ids) }
     harness.launch()
     let grid = try #require((harness.application.delegate as? Delegate)?.grid.grid)
-    grid.allowsMultipleSelection = true
+    #expect(grid.allowsMultipleSelection)
     grid.scrollToItem(at: IndexPath(item: 150, section: 0))  // pet 151, grid row 50
     grid.selectItem(at: IndexPath(item: 152, section: 0))  // pet 153
     grid.selectItem(at: IndexPath(item: 10, section: 0))  // pet 11, deleted below
+    grid.selectItem(at: IndexPath(item: 200, section: 0))  // pet 201
+    #expect(grid.selectedIndexPaths.count == 3)
     ids.removeSubrange(9..<15)  // six pets above go away, pet 11 among them
 
     let restart = harness.restartAndRestore()
     let controller = try #require((restart.application.delegate as? Delegate)?.grid)
     let restored = controller.grid
-    restored.allowsMultipleSelection = true
     #expect(restored.firstVisibleIndexPath.map { controller.petIDs[$0.item] } == 151)
     #expect(restored.firstVisibleIndexPath == IndexPath(item: 144, section: 0))
     #expect(restored.indexPathForSelectedItem.map { controller.petIDs[$0.item] } == 153)
+    // Both surviving pets are selected again, at their new positions.
+    #expect(restored.selectedIndexPaths.map { controller.petIDs[$0.item] } == [153, 201])
+    #expect(
+      restored.selectedIndexPaths
+        == [IndexPath(item: 146, section: 0), IndexPath(item: 194, section: 0)])
     #expect(
       restart.report.entry(for: "Nav/:[0]:/Matches/MatchedPets")?.notes
         == ["selected item 'pet-11' is no longer in the data; not selected"]

@@ -36,6 +36,47 @@ import Testing
     #expect(!restored.isEditable)
   }
 
+  @Test func textViewRangeThatFitsAndEditingComeBackAfterProcessDeath() throws {
+    final class NotesViewController: ViewController {
+      let notes = TextView(restorationIdentifier: "Notes")
+      override func loadView() {
+        let root = View()
+        root.addSubview(notes)
+        setView(root)
+      }
+      // The text is app data: the controller archives it and gives it back in its decode.
+      override func encodeRestorableState(with coder: StateCoder) throws {
+        try super.encodeRestorableState(with: coder)
+        coder.encode(notes.text, forKey: "notesText")
+      }
+      override func decodeRestorableState(with coder: StateDecoder) throws {
+        try super.decodeRestorableState(with: coder)
+        notes.text = coder.decode(String.self, forKey: "notesText") ?? ""
+      }
+    }
+    final class Delegate: OptingInApplicationDelegate {
+      let controller = NotesViewController(restorationIdentifier: "Editor")
+      override func applicationWillFinishLaunching(_ application: Application) {
+        application.addWindow(Window(rootViewController: controller))
+      }
+    }
+    let harness = ApplicationHarness { Delegate() }
+    harness.launch()
+    let notes = try #require((harness.application.delegate as? Delegate)?.controller.notes)
+    notes.text = "A long note about restoration"
+    notes.selectedRange = 7..<11
+    notes.isEditing = true
+
+    let restart = harness.restartAndRestore()
+    let restored = try #require((restart.application.delegate as? Delegate)?.controller.notes)
+    #expect(restored !== notes)
+    #expect(restored.text == "A long note about restoration")
+    #expect(restored.selectedRange == 7..<11)
+    #expect(restored.isEditing)
+    #expect(restored.isEditable)
+    #expect(restart.report.entry(for: "Editor/Notes")?.notes == [])
+  }
+
   @Test func textSetLaterInRestorationStillGetsItsSelection() throws {
     // The controller restores the text in its finished-restoring; the range is checked after.
     final class Editor: ViewController {
@@ -185,6 +226,10 @@ import Testing
       (tabs.selectedViewController as? NavigationController)?.topViewController
         as? WebViewController)
     browse(web.webView)
+    // The push loaded the home page already; the browse loads it again on top.
+    #expect(
+      web.webView.history.map(\.title)
+        == ["Restorer", "Restorer", "State Preservation", "Restoration Classes"])
 
     let restart = harness.restartAndRestore()
     let restoredTabs = try #require(RestorerAppDelegate.tabBarController(of: restart.application))
@@ -196,11 +241,37 @@ import Testing
     #expect(restored.webView.contentOffset.y == 10)
     #expect(restored.webView.zoomScale == 2)
     #expect(restored.webView.canGoForward)
+    #expect(restored.webView.canGoBack)
+    // The page's content is there, fetched once by the view itself: the app did not reload.
+    #expect(restored.webView.currentPage?.lines.isEmpty == false)
+    #expect(restored.webView.loadCount == 1)
+    // Titles, positions and zooms as the killed process archived them.
+    #expect(restored.webView.history == web.webView.history)
     #expect(
       restart.report.status(
         of: "TabBarControllerID/:[1]:/SettingsNCID/:[1]:/WebViewController/WebView")
         == .restored
     )
+
+    // The history works after the process death, each page where the user left it.
+    restored.webView.goForward()
+    #expect(restored.webView.currentPage?.title == "Restoration Classes")
+    #expect(restored.webView.currentPage?.lines.isEmpty == false)
+    #expect(restored.webView.contentOffset.y == 2)
+    restored.webView.goBack()
+    #expect(restored.webView.currentPage?.title == "State Preservation")
+    #expect(restored.webView.contentOffset.y == 10)
+    #expect(restored.webView.zoomScale == 2)
+    restored.webView.goBack()
+    #expect(restored.webView.currentPage?.title == "Restorer")
+    #expect(restored.webView.contentOffset.y == 5)
+    #expect(restored.webView.zoomScale == 1)
+    restored.webView.goBack()  // the page the push loaded
+    #expect(restored.webView.currentPage?.title == "Restorer")
+    #expect(restored.webView.contentOffset.y == 0)
+    #expect(!restored.webView.canGoBack)
+    // Each step fetched one page: 1 at restoration, then 4 moves.
+    #expect(restored.webView.loadCount == 5)
   }
 }
 

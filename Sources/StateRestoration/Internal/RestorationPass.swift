@@ -203,7 +203,9 @@ final class RestorationPass: ReferenceResolving {
     }
     guard let object = found else {
       if let container = locatedContainer(of: path) {
-        return skip(.containerHasNoSuchChild(container.path))
+        return skip(
+          .containerHasNoSuchChild(
+            container.path, reason: missingChildReason(in: container.object, at: path)))
       }
       return skip(.notFound)
     }
@@ -228,6 +230,18 @@ final class RestorationPass: ReferenceResolving {
       locatedIdentities[ObjectIdentifier(child)] == nil
     else { return nil }
     return child
+  }
+
+  /// The container's own account of why it has no child at `path`, if it gives one.
+  private func missingChildReason(in container: any StateRestoring, at path: String) -> String? {
+    guard let node = container as? any RestorationNode else { return nil }
+    var components = IdentifierPath.components(of: path)
+    guard let identifier = components.popLast() else { return nil }
+    var index: Int?
+    if let last = components.last, IdentifierPath.isIndexComponent(last) {
+      index = Int(last.dropFirst(2).dropLast(2))
+    }
+    return node.restorationMissingChildReason(identifier: identifier, index: index)
   }
 
   /// The direct container of `path`, when it has a record and was restored.
