@@ -118,6 +118,21 @@ import Testing
     #expect(session.render().lines[0].hasPrefix("Terminal too small: need 40x10"))
   }
 
+  @Test func executablesAreFoundThroughPATH() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tool = folder.appendingPathComponent("some-tool")
+    try Data("#!/bin/sh\n".utf8).write(to: tool)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+    #expect(executableInPath(named: "some-tool", path: "/nonexistent:\(folder.path)") == tool.path)
+    #expect(executableInPath(named: "some-tool", path: "/nonexistent") == nil)
+    // A folder of that name is not a program.
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("sub/some-tool"), withIntermediateDirectories: true)
+    #expect(
+      executableInPath(named: "some-tool", path: folder.appendingPathComponent("sub").path) == nil)
+  }
+
   @Test func launchStatusNamesWhyTheAppStartedFresh() throws {
     let harness = try makeHarness()
     harness.launch()

@@ -5,13 +5,14 @@ import Testing
 
 /// A private tmux server running one program in a real pseudo-terminal.
 final class TmuxTerminal {
-  static let executable = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first {
-    FileManager.default.isExecutableFile(atPath: $0)
-  }
+  /// tmux wherever `PATH` has it (Homebrew, Nix, a user's bin), as `.ci/run`'s `command -v`.
+  static let executable = executableInPath(named: "tmux")
 
   private let socket = "restorer-tests-\(UUID().uuidString.prefix(8))"
   private let configuration: URL
-  private let session = "app"
+  /// The session running the current program; each start makes a new one.
+  private var session = "app-0"
+  private var sessionCount = 0
 
   init() throws {
     configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
@@ -40,15 +41,20 @@ final class TmuxTerminal {
   /// Starts a program in a new window of the given size; the program is run directly, not
   /// through a shell, so the pane's process is the program itself.
   func start(_ command: [String], width: Int = 80, height: Int = 24) throws {
-    if (try? tmux(["has-session", "-t", session]))?.status == 0 {
-      try tmux(["kill-session", "-t", session], discardingOutput: true)
-    }
+    // The new session starts before the old one is killed: killing the server's last session
+    // ends the server, and a client starting a new one meanwhile can fail.
+    let previous = sessionCount > 0 ? session : nil
+    sessionCount += 1
+    session = "app-\(sessionCount)"
     // The first command starts the tmux server, which keeps its output open: not captured.
     let result = try tmux(
       ["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "--"] + command,
       discardingOutput: true
     )
     #expect(result.status == 0)
+    if let previous {
+      try tmux(["kill-session", "-t", previous], discardingOutput: true)
+    }
   }
 
   /// Types keys, in tmux's names (`Down`, `Enter`, `Escape`) or as literal characters.
