@@ -157,7 +157,7 @@ struct Restorer: ParsableCommand {
   ) throws {
     let terminal = Terminal()
     do {
-      try terminal.enter()
+      try terminal.enter(fatalSignalNote: logFile.map(Self.logLocation))
     } catch {
       printError("restorer: \(error)")
       throw ExitCode(1)
@@ -176,8 +176,7 @@ struct Restorer: ParsableCommand {
     if crashDuringRestore {
       delegate.restorationDidDecode = {
         terminal.leave()
-        printError("restorer: crashing during restoration, as asked by --crash-during-restore")
-        abort()
+        Self.crashDuringRestoration(logFile: logFile)
       }
     }
     application.launch()
@@ -212,7 +211,7 @@ struct Restorer: ParsableCommand {
         break loop
       }
     }
-    // The system asked the app to go (SIGTERM or SIGHUP), or the terminal went away.
+    // The system asked the app to go (SIGTERM, SIGHUP or SIGINT), or the terminal went away.
     terminal.leave()
     goHome(application, store: store, logFile: logFile)
   }
@@ -238,6 +237,10 @@ struct Restorer: ParsableCommand {
       printError("restorer: --keys: \(error)")
       throw ExitCode.validationFailure
     }
+    if let logFile {
+      // A crash still says where the log is.
+      installFatalSignalHandlers(note: Self.logLocation(logFile))
+    }
     application.snapshotPresenter = { snapshot in
       print("Snapshot from the last session (shown while restoring):")
       print(snapshot)
@@ -245,8 +248,7 @@ struct Restorer: ParsableCommand {
     }
     if crashDuringRestore {
       delegate.restorationDidDecode = {
-        printError("restorer: crashing during restoration, as asked by --crash-during-restore")
-        abort()
+        Self.crashDuringRestoration(logFile: logFile)
       }
     }
     application.launch()
@@ -307,7 +309,20 @@ struct Restorer: ParsableCommand {
   }
 
   private func printLogLocation(_ logFile: String?) {
-    if let logFile { print("Debug log: \(logFile)") }
+    if let logFile { print(Self.logLocation(logFile)) }
+  }
+
+  private static func logLocation(_ logFile: String) -> String { "Debug log: \(logFile)" }
+
+  /// What `--crash-during-restore` does once the state is decoded: say so, then abort.
+  private static func crashDuringRestoration(logFile: String?) -> Never {
+    printError("restorer: crashing during restoration, as asked by --crash-during-restore.")
+    printError(
+      "Run restorer again: after 2 crashes during restoration the saved state is discarded.")
+    if let logFile { printError(logLocation(logFile)) }
+    // The note of the fatal signal handler would repeat the log's location.
+    signal(SIGABRT, SIG_DFL)
+    abort()
   }
 
   // MARK: - Setup

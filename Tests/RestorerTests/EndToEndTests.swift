@@ -173,4 +173,16 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     #expect(help.standardOutput.contains("Home button"))
     #expect(help.standardOutput.contains("--crash-during-restore"))
   }
+
+  @Test func aCrashDuringRestorationSaysWhatHappensNextAndWhereTheLogIs() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    _ = try app.run(keys: "down enter h")
+    let crash = try app.run(keys: "", ["--crash-during-restore", "--debug-logging"])
+    #expect(crash.wasSignaled)
+    #expect(crash.standardError.contains("after 2 crashes during restoration the saved state"))
+    let logPath = folder.appendingPathComponent("restorer-debug.log").path
+    #expect(crash.standardError.contains("Debug log: \(logPath)"))
+  }
 }
