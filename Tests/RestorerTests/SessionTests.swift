@@ -118,6 +118,52 @@ import Testing
     #expect(session.render().lines[0].hasPrefix("Terminal too small: need 40x10"))
   }
 
+  @Test func tooSmallMessageFitsTwentyByFiveAndKeysWaitForRoom() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 20, height: 5)
+    let frame = session.render()
+    #expect(frame.lines.count == 5)
+    #expect(frame.lines.allSatisfy { $0.count == 20 })
+    #expect(
+      frame.text == "Terminal too small:\nneed 40x10 (h Home,\nQ force quit)\n\n")
+    // Keys that would change the hidden screen are ignored; the lifecycle keys still work.
+    try press(session, "down enter 2 q")
+    #expect(session.status == "Started fresh: nothing was saved.")
+    session.resize(width: 80, height: 24)
+    #expect(session.visibleController is CountriesViewController)
+    #expect(session.render().lines[3].hasPrefix(" >  Afghanistan"))
+    session.resize(width: 20, height: 5)
+    #expect(session.handle(.character("h")) == .home)
+    #expect(session.handle(.interrupt) == .home)
+    #expect(session.handle(.character("Q")) == .forceQuit)
+  }
+
+  @Test func helpLineShowsTheLifecycleKeysFirstAtFortyColumns() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 40, height: 10)
+    func help() -> String { session.render().lines[9] }
+    #expect(help().hasPrefix(" h Home  Q force quit  1/2 tabs"))  // the list
+    try press(session, "enter")
+    #expect(help().hasPrefix(" h Home  Q force quit  1/2 tabs"))  // the detail
+    try press(session, "2")
+    #expect(help().hasPrefix(" h Home  Q force quit  1/2 tabs"))  // settings
+    try press(session, "down enter")
+    #expect(help().hasPrefix(" h Home  Q force quit  1/2 tabs"))  // the web view
+    session.resize(width: 80, height: 24)
+    let wide = session.render().lines[23].trimmingCharacters(in: .whitespaces)
+    #expect(wide.hasSuffix("+/- zoom  Esc"))  // not cut at 80 columns
+  }
+
+  @Test func lowercaseQSaysWhichKeyQuits() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application)
+    #expect(session.handle(.character("q")) == .none)
+    #expect(session.status == "h = Home, Q = force quit.")
+  }
+
   @Test func executablesAreFoundThroughPATH() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -315,6 +315,44 @@ struct TerminalEndToEndTests {
     try terminal.waitFor("Home: state preserved")
   }
 
+  @Test func tinyTerminalFitsItsMessageAndIgnoresKeys() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder), width: 20, height: 5)
+    let tiny = try terminal.waitFor("need 40x10")
+    #expect(tiny.contains("Terminal too small:"))
+    #expect(tiny.contains("Q force quit)"))
+    // Keys that would change the hidden screen do nothing.
+    try terminal.send(["Down", "Enter", "2"])
+    Thread.sleep(forTimeInterval: 0.3)
+    try terminal.resize(width: 80, height: 24)
+    let screen = try terminal.waitFor("rows 1-18 of")
+    #expect(screen.contains("[1 Countries]"))
+    #expect(screen.contains(" >  Afghanistan"))
+    #expect(!screen.contains("Country:"))
+    try terminal.send(["h"])
+    // tmux reflows the shell's screen of 20 columns: the message may wrap.
+    try terminal.waitUntil("the app exits") { try terminal.hasExited() }
+    #expect(try terminal.screen().replacingOccurrences(of: "\n", with: "").contains("Home: state"))
+  }
+
+  @Test func helpLineKeepsTheLifecycleKeysAtFortyColumns() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder), width: 40, height: 12)
+    var screen = try terminal.waitFor("Started fresh")
+    #expect(screen.contains(" h Home  Q force quit"))
+    try terminal.send(["2", "Down", "Enter"])
+    screen = try terminal.waitFor("Links: >State")
+    #expect(screen.contains(" h Home  Q force quit"))
+    try terminal.send(["q"])
+    try terminal.waitFor("h = Home, Q = force quit.")
+    try terminal.send(["h"])
+    try terminal.waitFor("Home: state preserved")
+  }
+
   @Test func sigintFromOutsideIsLikeHomeAndGivesTheTerminalBack() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
