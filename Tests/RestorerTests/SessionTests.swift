@@ -139,6 +139,70 @@ import Testing
     #expect(session.handle(.character("Q")) == .forceQuit)
   }
 
+  @Test func listPagesAndJumpsToItsEnds() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let names = try bundledCountryNames()
+    // 6 content lines.
+    let session = RestorerSession(application: harness.application, width: 60, height: 12)
+    try press(session, "pgdn")
+    var frame = session.render()
+    #expect(frame.lines[1].contains("rows 2-7 of \(names.count)"))
+    #expect(frame.lines[8] == " >  \(names[6])".padding(toLength: 60, withPad: " ", startingAt: 0))
+    try press(session, "pgdn")
+    #expect(session.render().lines[1].contains("rows 8-13 of"))
+    try press(session, "end")
+    frame = session.render()
+    #expect(frame.lines[1].contains("rows \(names.count - 5)-\(names.count) of \(names.count)"))
+    #expect(frame.lines[8].hasPrefix(" >  \(names[names.count - 1])"))
+    try press(session, "pgup")
+    frame = session.render()
+    #expect(frame.lines[3].hasPrefix(" >  \(names[names.count - 7])"))
+    try press(session, "home")
+    frame = session.render()
+    #expect(frame.lines[1].contains("rows 1-6 of"))
+    #expect(frame.lines[3].hasPrefix(" >  \(names[0])"))
+    #expect(frame.highlighted == [3])
+  }
+
+  @Test func backspaceGoesBackFromTheDetailAndTheWebView() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application)
+    try press(session, "down enter")
+    #expect(session.visibleController is CountryViewController)
+    try press(session, "bs")
+    #expect(session.visibleController is CountriesViewController)
+    #expect(session.status == "Back to the list.")
+    try press(session, "2 down enter")
+    #expect(session.visibleController is WebViewController)
+    try press(session, "bs")
+    #expect(session.visibleController is SettingsViewController)
+    #expect(session.status == "Back to Settings.")
+  }
+
+  @Test func webViewScrollsByLinePageAndToItsEnds() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    // 6 content lines: the title, the links, and 4 lines of the page.
+    let session = RestorerSession(application: harness.application, width: 80, height: 12)
+    try press(session, "2 down enter")
+    #expect(session.render().lines[5].hasPrefix("   Welcome to Restorer"))
+    try press(session, "down*2")
+    #expect(session.render().lines[5].hasPrefix("   Paragraph 1:"))
+    try press(session, "pgdn")
+    #expect(session.render().lines[5].hasPrefix("   Paragraph 5:"))
+    try press(session, "up")
+    #expect(session.render().lines[5].hasPrefix("   Paragraph 4:"))
+    try press(session, "pgup")
+    #expect(session.render().lines[5].hasPrefix("   Follow a link"))
+    try press(session, "end")
+    let end = session.render()
+    #expect(end.lines[8].hasPrefix("   Paragraph 40:"))
+    try press(session, "home")
+    #expect(session.render().lines[5].hasPrefix("   Welcome to Restorer"))
+  }
+
   @Test func helpLineShowsTheLifecycleKeysFirstAtFortyColumns() throws {
     let harness = try makeHarness()
     harness.launch()

@@ -315,6 +315,30 @@ struct TerminalEndToEndTests {
     try terminal.waitFor("Home: state preserved")
   }
 
+  @Test func snapshotOfTheLastSessionShowsBeforeTheRestoredScreen() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder))
+    try terminal.waitFor("Started fresh")
+    try terminal.send(["Down", "Down", "Enter"])
+    try terminal.waitFor("Country:  Albania")
+    try terminal.send(["h"])
+    try terminal.waitFor("Home: state preserved")
+
+    try terminal.start(try command(folder))
+    // First the last session's screen, as iOS shows the snapshot while the app restores...
+    let snapshot = try terminal.waitFor("Restoring the saved state...")
+    #expect(snapshot.contains("Country:  Albania"))
+    #expect(!snapshot.contains("Restored "))
+    // ...then the restored app, with its own status line.
+    let restored = try terminal.waitFor("Restored ")
+    #expect(restored.contains("Country:  Albania"))
+    #expect(!restored.contains("Restoring the saved state..."))
+    try terminal.send(["h"])
+    try terminal.waitFor("Home: state preserved")
+  }
+
   @Test func tinyTerminalFitsItsMessageAndIgnoresKeys() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
