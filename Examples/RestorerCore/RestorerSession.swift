@@ -429,7 +429,10 @@ public final class RestorerSession {
     ]
     let first = Int(web.contentOffset.y.rounded(.down))
     let visible = page.lines.dropFirst(first).prefix(max(0, contentHeight - 2))
-    lines += visible.map { "   " + $0 }
+    // Zooming in enlarges the text: a line shows only the characters that fit at that zoom, the
+    // rest lies off to the right, as on a zoomed page (there is no horizontal scrolling).
+    let columns = max(1, Int((Double(width - 3) / max(1, web.zoomScale)).rounded(.down)))
+    lines += visible.map { "   " + String($0.prefix(columns)) }
     return (lines, [])
   }
 

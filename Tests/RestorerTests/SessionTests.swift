@@ -220,6 +220,27 @@ import Testing
     #expect(wide.hasSuffix("+/- zoom  Esc"))  // not cut at 80 columns
   }
 
+  @Test func zoomingInShowsLessOfEachLine() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 80, height: 24)
+    try press(session, "2 down enter down*2")
+    let line = "   Paragraph 1: the restored page keeps its scroll position and zoom."
+    #expect(session.render().text.split(separator: "\n")[5] == line)
+    try press(session, "+ + +")  // 195%: 77 columns show 39 characters
+    let zoomed = session.render()
+    #expect(zoomed.lines[1].contains("zoom 195%"))
+    #expect(zoomed.text.split(separator: "\n")[5] == line.prefix(3 + 39))
+    try press(session, "- - -")  // zooming out leaves the lines whole
+    #expect(session.render().text.split(separator: "\n")[5] == line)
+  }
+
+  @Test func countryNamesHaveNoStraySpaces() throws {
+    for name in try bundledCountryNames() {
+      #expect(name == name.trimmingCharacters(in: .whitespacesAndNewlines), "\(name)")
+    }
+  }
+
   @Test func lowercaseQSaysWhichKeyQuits() throws {
     let harness = try makeHarness()
     harness.launch()
