@@ -9,27 +9,36 @@ import StateRestorationUI
 struct Restorer: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "restorer",
-    abstract: "The Restorer app from the seeds, in a terminal, restored across real process kills.",
+    // The overview and usage are kept under 80 columns: ArgumentParser prints the usage on
+    // one line, and would wrap a longer abstract with a dangling word.
+    abstract: "The Restorer app in a terminal, restored across real process kills.",
+    usage: """
+      restorer [--state-dir <folder>] [--reset] [--developer-mode]
+               [--debug-logging] [--crash-during-restore]
+               [--keys <keys>] [--width <width>] [--height <height>]
+      """,
     discussion: """
-      A tab bar with Countries (a list of about 250 countries; Enter opens a country's capital)
-      and Settings (an "Amazing" switch kept in a settings file, and a "Push Me!" button that
-      opens a web view). The keys of an iOS device:
+      A tab bar with Countries (a list of about 250 countries; Enter opens a
+      country's capital) and Settings (an "Amazing" switch kept in a settings
+      file, and a "Push Me!" button that opens a web view). The keys of an
+      iOS device:
 
-        h          Home button: the app moves to the background, its state is preserved, and
-                   the process exits, as iOS kills a suspended app. Run restorer again: the
-                   same screen comes back. SIGTERM, SIGHUP and Ctrl-C do the same.
-        Q          Force quit from the app switcher: the saved state is deleted.
-        1 2        Select the Countries or Settings tab.
-        Up Down PgUp PgDn Home End
-                   Move through the list, scroll a page.
-        Enter      Open the country, toggle the switch, press the button, follow a link.
-        Esc Backspace
-                   Go back.
-        Tab b f + -
-                   In the web view: next link, back, forward, zoom in, zoom out.
+        h      Home button: the app moves to the background, its state is
+               preserved, and the process exits, as iOS kills a suspended
+               app. Run restorer again: the same screen comes back.
+               SIGTERM, SIGHUP, SIGINT and Ctrl-C do the same.
+        Q      Force quit from the app switcher: the saved state is deleted.
+        1 2    Select the Countries or Settings tab.
+        Up Down PgUp PgDn Home End: move through the list, scroll a page.
+        Enter  Open the country, toggle the switch, press the button,
+               follow a link.
+        Esc Backspace: go back.
+        Tab b f + -: in the web view, next link, back, forward, zoom in,
+               zoom out.
 
-      The saved state lives in --state-dir, under `Saved Application State/com.example.Restorer.savedState/`;
-      inspect it with `restoration-archive-tool dump`.
+      The saved state lives in --state-dir, under
+      `Saved Application State/com.example.Restorer.savedState/`; inspect it
+      with `restoration-archive-tool dump`.
       """
   )
 
@@ -110,7 +119,12 @@ struct Restorer: ParsableCommand {
     let store: FileArchiveStore
     let countries: CountryList
     do {
-      try FileManager.default.createDirectory(atPath: stateRoot, withIntermediateDirectories: true)
+      try StateFolder.create(at: stateRoot)
+    } catch {
+      printError("restorer: \(error)")
+      throw ExitCode(1)
+    }
+    do {
       store = try FileArchiveStore(stateRoot: stateRoot, bundleIdentifier: Self.bundleIdentifier)
       countries = try CountryList.bundled()
     } catch {
@@ -157,7 +171,7 @@ struct Restorer: ParsableCommand {
   ) throws {
     let terminal = Terminal()
     do {
-      try terminal.enter()
+      try terminal.enter(fatalSignalNote: logFile.map(Self.logLocation))
     } catch {
       printError("restorer: \(error)")
       throw ExitCode(1)
@@ -176,8 +190,7 @@ struct Restorer: ParsableCommand {
     if crashDuringRestore {
       delegate.restorationDidDecode = {
         terminal.leave()
-        printError("restorer: crashing during restoration, as asked by --crash-during-restore")
-        abort()
+        Self.crashDuringRestoration(logFile: logFile)
       }
     }
     application.launch()
@@ -212,7 +225,7 @@ struct Restorer: ParsableCommand {
         break loop
       }
     }
-    // The system asked the app to go (SIGTERM or SIGHUP), or the terminal went away.
+    // The system asked the app to go (SIGTERM, SIGHUP or SIGINT), or the terminal went away.
     terminal.leave()
     goHome(application, store: store, logFile: logFile)
   }
@@ -238,6 +251,10 @@ struct Restorer: ParsableCommand {
       printError("restorer: --keys: \(error)")
       throw ExitCode.validationFailure
     }
+    if let logFile {
+      // A crash still says where the log is.
+      installFatalSignalHandlers(note: Self.logLocation(logFile))
+    }
     application.snapshotPresenter = { snapshot in
       print("Snapshot from the last session (shown while restoring):")
       print(snapshot)
@@ -245,8 +262,7 @@ struct Restorer: ParsableCommand {
     }
     if crashDuringRestore {
       delegate.restorationDidDecode = {
-        printError("restorer: crashing during restoration, as asked by --crash-during-restore")
-        abort()
+        Self.crashDuringRestoration(logFile: logFile)
       }
     }
     application.launch()
@@ -307,7 +323,20 @@ struct Restorer: ParsableCommand {
   }
 
   private func printLogLocation(_ logFile: String?) {
-    if let logFile { print("Debug log: \(logFile)") }
+    if let logFile { print(Self.logLocation(logFile)) }
+  }
+
+  private static func logLocation(_ logFile: String) -> String { "Debug log: \(logFile)" }
+
+  /// What `--crash-during-restore` does once the state is decoded: say so, then abort.
+  private static func crashDuringRestoration(logFile: String?) -> Never {
+    printError("restorer: crashing during restoration, as asked by --crash-during-restore.")
+    printError(
+      "Run restorer again: after 2 crashes during restoration the saved state is discarded.")
+    if let logFile { printError(logLocation(logFile)) }
+    // The note of the fatal signal handler would repeat the log's location.
+    signal(SIGABRT, SIG_DFL)
+    abort()
   }
 
   // MARK: - Setup
@@ -318,7 +347,10 @@ struct Restorer: ParsableCommand {
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
       return "\(xdg)/swift-state-restoration"
     }
-    return "\(NSHomeDirectory())/.local/state/swift-state-restoration"
+    // $HOME first, as shells and the XDG specification do; NSHomeDirectory() reads the password
+    // database on Linux, which ignores a HOME set for a test or a sandbox.
+    let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
+    return "\(home)/.local/state/swift-state-restoration"
   }
 
   private func makeLogger(file: String?) -> Logger {

@@ -97,6 +97,9 @@ public final class RestorerSession {
     layout()
   }
 
+  /// Whether the frame is at least ``minimumSize``, so the app is drawn.
+  var isLargeEnough: Bool { width >= Self.minimumSize.width && height >= Self.minimumSize.height }
+
   /// The number of content lines between the bars.
   var contentHeight: Int { max(1, height - 6) }
 
@@ -137,6 +140,16 @@ public final class RestorerSession {
       return .home
     case .character("Q"):
       return .forceQuit
+    default:
+      break
+    }
+    // Nothing is drawn but the size message: a key would change a screen the user cannot see.
+    guard isLargeEnough else { return .none }
+    switch key {
+    case .character("q"):
+      // Quitting is two different things on iOS; say which key does which.
+      status = "h = Home, Q = force quit."
+      return .none
     case .character("1"), .character("2"):
       let index = key == .character("1") ? 0 : 1
       tabs?.selectedIndex = index
@@ -268,12 +281,7 @@ public final class RestorerSession {
   ///
   /// - Returns: The frame.
   public func render() -> Frame {
-    guard width >= Self.minimumSize.width, height >= Self.minimumSize.height else {
-      let message = "Terminal too small: need \(Self.minimumSize.width)x\(Self.minimumSize.height)"
-      var lines = Array(repeating: "", count: max(1, height))
-      lines[0] = message
-      return Frame(lines: lines.map { fit($0) }, highlighted: [])
-    }
+    guard isLargeEnough else { return tooSmallFrame() }
     var lines: [String] = []
     var highlighted: Set<Int> = []
     lines.append(titleBar())
@@ -289,6 +297,39 @@ public final class RestorerSession {
     lines.append(status)
     lines.append(helpLine())
     return Frame(lines: lines.map { fit($0) }, highlighted: highlighted)
+  }
+
+  /// The size message, wrapped to the frame, with the keys that still work.
+  private func tooSmallFrame() -> Frame {
+    let need = "need \(Self.minimumSize.width)x\(Self.minimumSize.height)"
+    let lines = Self.wrap(
+      ["Terminal too small:", need, "(h Home,", "Q force quit)"], width: max(1, width))
+    var frame = Array(lines.prefix(max(1, height)))
+    while frame.count < max(1, height) { frame.append("") }
+    return Frame(lines: frame.map { fit($0) }, highlighted: [])
+  }
+
+  /// Wraps phrases into lines of at most `width` characters, breaking only between phrases
+  /// unless a phrase alone is too long.
+  static func wrap(_ phrases: [String], width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for phrase in phrases {
+      if line.isEmpty {
+        line = phrase
+      } else if line.count + 1 + phrase.count <= width {
+        line += " " + phrase
+      } else {
+        lines.append(line)
+        line = phrase
+      }
+      while line.count > width {
+        lines.append(String(line.prefix(width)))
+        line = String(line.dropFirst(width))
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
   }
 
   /// Pads or cuts a line to the frame's width.
@@ -388,20 +429,26 @@ public final class RestorerSession {
     ]
     let first = Int(web.contentOffset.y.rounded(.down))
     let visible = page.lines.dropFirst(first).prefix(max(0, contentHeight - 2))
-    lines += visible.map { "   " + $0 }
+    // Zooming in enlarges the text: a line shows only the characters that fit at that zoom, the
+    // rest lies off to the right, as on a zoomed page (there is no horizontal scrolling).
+    let columns = max(1, Int((Double(width - 3) / max(1, web.zoomScale)).rounded(.down)))
+    lines += visible.map { "   " + String($0.prefix(columns)) }
     return (lines, [])
   }
 
+  /// The keys of the visible screen; the lifecycle keys come first, so that a narrow terminal
+  /// (40 columns) still shows them when the line is cut.
   private func helpLine() -> String {
-    let common = "1/2 tabs  h Home  Q force quit"
+    let common = " h Home  Q force quit  1/2 tabs  "
     switch visibleController {
     case is CountriesViewController:
-      return " Up/Down PgUp/PgDn Home/End move  Enter open  \(common)"
-    case is CountryViewController: return " Esc/Backspace back  \(common)"
-    case is SettingsViewController: return " Up/Down move  Enter toggle/press  \(common)"
+      return common + "Up/Down PgUp/PgDn Home/End  Enter open"
+    case is CountryViewController: return common + "Esc back"
+    case is SettingsViewController: return common + "Up/Down move  Enter toggle/press"
     case is WebViewController:
-      return " Up/Down scroll  Tab link  Enter follow  b/f back/fwd  +/- zoom  Esc back"
-    default: return " \(common)"
+      // Fits 80 columns; Up/Down scroll the page, as everywhere.
+      return common + "Tab/Enter link  b/f back/fwd  +/- zoom  Esc"
+    default: return common
     }
   }
 }

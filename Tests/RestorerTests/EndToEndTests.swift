@@ -173,4 +173,72 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     #expect(help.standardOutput.contains("Home button"))
     #expect(help.standardOutput.contains("--crash-during-restore"))
   }
+
+  @Test func aCrashDuringRestorationSaysWhatHappensNextAndWhereTheLogIs() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    _ = try app.run(keys: "down enter h")
+    let crash = try app.run(keys: "", ["--crash-during-restore", "--debug-logging"])
+    #expect(crash.wasSignaled)
+    #expect(crash.standardError.contains("after 2 crashes during restoration the saved state"))
+    let logPath = folder.appendingPathComponent("restorer-debug.log").path
+    #expect(crash.standardError.contains("Debug log: \(logPath)"))
+  }
+
+  @Test func helpFitsEightyColumnsWithoutDanglingWords() throws {
+    var environment = ProcessInfo.processInfo.environment
+    environment["COLUMNS"] = "80"
+    let help = try TestSupport.run(RestorerProcess.path(), ["--help"], environment: environment)
+    #expect(help.status == 0)
+    let lines = help.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    for line in lines { #expect(line.count <= 80, "too wide: \(line)") }
+    // A re-wrapped line leaves its end dangling: a short line in the middle of a sentence,
+    // which the next line, at the same indentation, goes on in lowercase. Hand-wrapped text
+    // fills at least half the width before such a break; the rows of the keys' table, short
+    // too, are followed by the next key's row.
+    func indentation(_ line: String) -> Int { line.prefix { $0 == " " }.count }
+    for (line, next) in zip(lines, lines.dropFirst())
+    where !line.isEmpty && indentation(line) == indentation(next)
+      && next.drop(while: { $0 == " " }).first?.isLowercase == true
+    {
+      #expect(line.count >= 40, "a dangling line before: \(next)")
+    }
+    #expect(help.standardOutput.contains("SIGINT"))
+  }
+
+  @Test func aStateFolderPathTakenByAFileIsOneClearLine() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("not-a-folder")
+    try Data("x".utf8).write(to: file)
+    for path in [file.path, file.appendingPathComponent("below").path] {
+      let result = try TestSupport.run(
+        RestorerProcess.path(), ["--state-dir", path, "--keys", "h"])
+      #expect(result.status == 1)
+      #expect(result.standardOutput.isEmpty)
+      let error = result.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+      #expect(error.hasPrefix("restorer: cannot create the state folder \(path): "), "\(error)")
+      #expect(!error.contains("\n"))
+      #expect(!error.contains("NSCocoaErrorDomain"))
+      #expect(error.contains("\(file.path) is a file") || error.contains("file of that name"))
+    }
+  }
+
+  @Test func defaultStateFolderIsUnderHOME() throws {
+    let home = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: home) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["HOME"] = home.path
+    environment["XDG_STATE_HOME"] = nil
+    let result = try TestSupport.run(
+      RestorerProcess.path(), ["--keys", "down enter h"], environment: environment)
+    #expect(result.status == 0, "\(result.standardError)")
+    let archive = home.appendingPathComponent(
+      ".local/state/swift-state-restoration/Saved Application State/com.example.Restorer.savedState/data.data"
+    )
+    #expect(FileManager.default.fileExists(atPath: archive.path))
+    #expect(result.standardOutput.contains(archive.path))
+  }
 }

@@ -118,6 +118,152 @@ import Testing
     #expect(session.render().lines[0].hasPrefix("Terminal too small: need 40x10"))
   }
 
+  @Test func tooSmallMessageFitsTwentyByFiveAndKeysWaitForRoom() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 20, height: 5)
+    let frame = session.render()
+    #expect(frame.lines.count == 5)
+    #expect(frame.lines.allSatisfy { $0.count == 20 })
+    #expect(
+      frame.text == "Terminal too small:\nneed 40x10 (h Home,\nQ force quit)\n\n")
+    // Keys that would change the hidden screen are ignored; the lifecycle keys still work.
+    try press(session, "down enter 2 q")
+    #expect(session.status == "Started fresh: nothing was saved.")
+    session.resize(width: 80, height: 24)
+    #expect(session.visibleController is CountriesViewController)
+    #expect(session.render().lines[3].hasPrefix(" >  Afghanistan"))
+    session.resize(width: 20, height: 5)
+    #expect(session.handle(.character("h")) == .home)
+    #expect(session.handle(.interrupt) == .home)
+    #expect(session.handle(.character("Q")) == .forceQuit)
+  }
+
+  @Test func listPagesAndJumpsToItsEnds() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let names = try bundledCountryNames()
+    // 6 content lines.
+    let session = RestorerSession(application: harness.application, width: 60, height: 12)
+    try press(session, "pgdn")
+    var frame = session.render()
+    #expect(frame.lines[1].contains("rows 2-7 of \(names.count)"))
+    #expect(frame.lines[8] == " >  \(names[6])".padding(toLength: 60, withPad: " ", startingAt: 0))
+    try press(session, "pgdn")
+    #expect(session.render().lines[1].contains("rows 8-13 of"))
+    try press(session, "end")
+    frame = session.render()
+    #expect(frame.lines[1].contains("rows \(names.count - 5)-\(names.count) of \(names.count)"))
+    #expect(frame.lines[8].hasPrefix(" >  \(names[names.count - 1])"))
+    try press(session, "pgup")
+    frame = session.render()
+    #expect(frame.lines[3].hasPrefix(" >  \(names[names.count - 7])"))
+    try press(session, "home")
+    frame = session.render()
+    #expect(frame.lines[1].contains("rows 1-6 of"))
+    #expect(frame.lines[3].hasPrefix(" >  \(names[0])"))
+    #expect(frame.highlighted == [3])
+  }
+
+  @Test func backspaceGoesBackFromTheDetailAndTheWebView() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application)
+    try press(session, "down enter")
+    #expect(session.visibleController is CountryViewController)
+    try press(session, "bs")
+    #expect(session.visibleController is CountriesViewController)
+    #expect(session.status == "Back to the list.")
+    try press(session, "2 down enter")
+    #expect(session.visibleController is WebViewController)
+    try press(session, "bs")
+    #expect(session.visibleController is SettingsViewController)
+    #expect(session.status == "Back to Settings.")
+  }
+
+  @Test func webViewScrollsByLinePageAndToItsEnds() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    // 6 content lines: the title, the links, and 4 lines of the page.
+    let session = RestorerSession(application: harness.application, width: 80, height: 12)
+    try press(session, "2 down enter")
+    #expect(session.render().lines[5].hasPrefix("   Welcome to Restorer"))
+    try press(session, "down*2")
+    #expect(session.render().lines[5].hasPrefix("   Paragraph 1:"))
+    try press(session, "pgdn")
+    #expect(session.render().lines[5].hasPrefix("   Paragraph 5:"))
+    try press(session, "up")
+    #expect(session.render().lines[5].hasPrefix("   Paragraph 4:"))
+    try press(session, "pgup")
+    #expect(session.render().lines[5].hasPrefix("   Follow a link"))
+    try press(session, "end")
+    let end = session.render()
+    #expect(end.lines[8].hasPrefix("   Paragraph 40:"))
+    try press(session, "home")
+    #expect(session.render().lines[5].hasPrefix("   Welcome to Restorer"))
+  }
+
+  @Test func helpLineShowsTheLifecycleKeysFirstAtFortyColumns() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 40, height: 10)
+    func help() -> String { session.render().lines[9] }
+    #expect(help().hasPrefix(" h Home  Q force quit  1/2 tabs"))  // the list
+    try press(session, "enter")
+    #expect(help().hasPrefix(" h Home  Q force quit  1/2 tabs"))  // the detail
+    try press(session, "2")
+    #expect(help().hasPrefix(" h Home  Q force quit  1/2 tabs"))  // settings
+    try press(session, "down enter")
+    #expect(help().hasPrefix(" h Home  Q force quit  1/2 tabs"))  // the web view
+    session.resize(width: 80, height: 24)
+    let wide = session.render().lines[23].trimmingCharacters(in: .whitespaces)
+    #expect(wide.hasSuffix("+/- zoom  Esc"))  // not cut at 80 columns
+  }
+
+  @Test func zoomingInShowsLessOfEachLine() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 80, height: 24)
+    try press(session, "2 down enter down*2")
+    let line = "   Paragraph 1: the restored page keeps its scroll position and zoom."
+    #expect(session.render().text.split(separator: "\n")[5] == line)
+    try press(session, "+ + +")  // 195%: 77 columns show 39 characters
+    let zoomed = session.render()
+    #expect(zoomed.lines[1].contains("zoom 195%"))
+    #expect(zoomed.text.split(separator: "\n")[5] == line.prefix(3 + 39))
+    try press(session, "- - -")  // zooming out leaves the lines whole
+    #expect(session.render().text.split(separator: "\n")[5] == line)
+  }
+
+  @Test func countryNamesHaveNoStraySpaces() throws {
+    for name in try bundledCountryNames() {
+      #expect(name == name.trimmingCharacters(in: .whitespacesAndNewlines), "\(name)")
+    }
+  }
+
+  @Test func lowercaseQSaysWhichKeyQuits() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application)
+    #expect(session.handle(.character("q")) == .none)
+    #expect(session.status == "h = Home, Q = force quit.")
+  }
+
+  @Test func executablesAreFoundThroughPATH() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tool = folder.appendingPathComponent("some-tool")
+    try Data("#!/bin/sh\n".utf8).write(to: tool)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+    #expect(executableInPath(named: "some-tool", path: "/nonexistent:\(folder.path)") == tool.path)
+    #expect(executableInPath(named: "some-tool", path: "/nonexistent") == nil)
+    // A folder of that name is not a program.
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("sub/some-tool"), withIntermediateDirectories: true)
+    #expect(
+      executableInPath(named: "some-tool", path: folder.appendingPathComponent("sub").path) == nil)
+  }
+
   @Test func launchStatusNamesWhyTheAppStartedFresh() throws {
     let harness = try makeHarness()
     harness.launch()

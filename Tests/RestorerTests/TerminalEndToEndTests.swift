@@ -5,13 +5,14 @@ import Testing
 
 /// A private tmux server running one program in a real pseudo-terminal.
 final class TmuxTerminal {
-  static let executable = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first {
-    FileManager.default.isExecutableFile(atPath: $0)
-  }
+  /// tmux wherever `PATH` has it (Homebrew, Nix, a user's bin), as `.ci/run`'s `command -v`.
+  static let executable = executableInPath(named: "tmux")
 
   private let socket = "restorer-tests-\(UUID().uuidString.prefix(8))"
   private let configuration: URL
-  private let session = "app"
+  /// The session running the current program; each start makes a new one.
+  private var session = "app-0"
+  private var sessionCount = 0
 
   init() throws {
     configuration = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
@@ -40,23 +41,20 @@ final class TmuxTerminal {
   /// Starts a program in a new window of the given size; the program is run directly, not
   /// through a shell, so the pane's process is the program itself.
   func start(_ command: [String], width: Int = 80, height: Int = 24) throws {
-    if (try? tmux(["has-session", "-t", session]))?.status == 0 {
-      try tmux(["kill-session", "-t", session], discardingOutput: true)
-    }
-    // Killing the last session makes the server exit, and a new session asked for while it is
-    // still shutting down fails: retry for a moment until a fresh server takes it.
-    var result: ProcessResult
-    var attempts = 0
-    repeat {
-      if attempts > 0 { Thread.sleep(forTimeInterval: 0.1) }
-      attempts += 1
-      // The first command starts the tmux server, which keeps its output open: not captured.
-      result = try tmux(
-        ["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "--"] + command,
-        discardingOutput: true
-      )
-    } while result.status != 0 && attempts < 30
+    // The new session starts before the old one is killed: killing the server's last session
+    // ends the server, and a client starting a new one meanwhile can fail.
+    let previous = sessionCount > 0 ? session : nil
+    sessionCount += 1
+    session = "app-\(sessionCount)"
+    // The first command starts the tmux server, which keeps its output open: not captured.
+    let result = try tmux(
+      ["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", "--"] + command,
+      discardingOutput: true
+    )
     #expect(result.status == 0)
+    if let previous {
+      try tmux(["kill-session", "-t", previous], discardingOutput: true)
+    }
   }
 
   /// Types keys, in tmux's names (`Down`, `Enter`, `Escape`) or as literal characters.
@@ -95,6 +93,37 @@ final class TmuxTerminal {
     try tmux(["list-panes", "-t", session, "-F", "#{pane_dead}"]).standardOutput.hasPrefix("1")
   }
 
+  /// A pane's format variable, such as `alternate_on` or `cursor_flag`.
+  func paneFormat(_ variable: String) throws -> String {
+    try tmux(["display-message", "-p", "-t", session, "#{\(variable)}"]).standardOutput
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Whether the pane shows the alternate screen (the app's) rather than the normal one.
+  func isOnAlternateScreen() throws -> Bool { try paneFormat("alternate_on") == "1" }
+
+  /// Whether the pane's cursor is visible.
+  func isCursorVisible() throws -> Bool { try paneFormat("cursor_flag") == "1" }
+
+  /// The pane terminal's modes now, as `stty -g` prints them.
+  func terminalModes() throws -> String {
+    let tty = try paneFormat("pane_tty")
+    return try TestSupport.run("/bin/sh", ["-c", "stty -g < \"$0\"", tty]).standardOutput
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Polls until `condition` holds; records an issue on timeout.
+  func waitUntil(
+    _ description: String, timeout: TimeInterval = 15, _ condition: () throws -> Bool
+  ) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if try condition() { return }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    Issue.record("timed out waiting until \(description); the screen shows:\n\(try screen())")
+  }
+
   /// Resizes the window.
   func resize(width: Int, height: Int) throws {
     try tmux(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
@@ -102,6 +131,58 @@ final class TmuxTerminal {
 }
 
 private let tmuxAvailable = TmuxTerminal.executable != nil
+
+/// A program run in the pane under a shell that records the terminal's modes (`stty -g`)
+/// before and after it, and prints its exit status, as a user's shell would show it; the shell
+/// then waits for a line, so the pane (its cursor, its screen) is still live to be examined.
+struct ShellWrappedRun {
+  /// Where the shell writes the modes and the program's process ID.
+  let folder: URL
+
+  /// The command for ``TmuxTerminal/start(_:width:height:)``.
+  ///
+  /// The program runs in the foreground of the shell (an inner shell writes its own process ID,
+  /// then becomes the program), so it gets signals as a program started from a prompt does.
+  func command(_ program: [String]) throws -> [String] {
+    let script = """
+      ulimit -c 0
+      folder=$1; shift
+      stty -g > "$folder/stty-before"
+      sh -c 'echo $$ > "$0.tmp" && mv "$0.tmp" "$0" && exec "$@"' "$folder/pid" "$@"
+      status=$?
+      stty -g > "$folder/stty-after"
+      echo "exit status $status"
+      read line
+      """
+    let url = folder.appendingPathComponent("wrap.sh")
+    try Data(script.utf8).write(to: url)
+    return ["/bin/sh", url.path, folder.path] + program
+  }
+
+  /// The program's process ID, once the shell has started it.
+  func processID() throws -> Int32 {
+    let url = folder.appendingPathComponent("pid")
+    let deadline = Date().addingTimeInterval(15)
+    while Date() < deadline {
+      if let text = try? String(contentsOf: url, encoding: .utf8),
+        let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+      {
+        return pid
+      }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    throw MissingExecutable(name: "the wrapped program's process ID", searched: [url.path])
+  }
+
+  /// The modes before and after the program, once the shell has printed the exit status.
+  func modes() throws -> (before: String, after: String) {
+    func read(_ name: String) throws -> String {
+      try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    return (try read("stty-before"), try read("stty-after"))
+  }
+}
 
 @Suite(.serialized, .enabled(if: tmuxAvailable, "tmux is not installed (.ci/run installs it)"))
 struct TerminalEndToEndTests {
@@ -138,6 +219,19 @@ struct TerminalEndToEndTests {
     let lines = list.split(separator: "\n").map(String.init)
     #expect(lines[3] == "    \(names[50])")
     #expect(lines[5] == " >* \(names[52])")
+
+    // Same tab: Home on the Settings tab, and the relaunch selects Settings, not the first tab.
+    try terminal.send(["2"])
+    try terminal.waitFor("[2 Settings]")
+    try terminal.send(["h"])
+    try terminal.waitFor("Home: state preserved")
+    try terminal.start(try command(folder))
+    let settings = try terminal.waitFor("Restored ")
+    #expect(settings.contains("[2 Settings]"))
+    #expect(!settings.contains("[1 Countries]"))
+    #expect(settings.contains("Amazing"))
+    try terminal.send(["1"])
+    try terminal.waitFor("rows 51-68 of \(names.count)")
     try terminal.send(["Q"])
     try terminal.waitFor("Force quit")
   }
@@ -179,7 +273,12 @@ struct TerminalEndToEndTests {
     try terminal.send(["Q"])
     try terminal.waitFor("the saved state was deleted")
     try terminal.start(try command(folder))
-    try terminal.waitFor("Fresh start: state discarded after a force quit.")
+    let fresh = try terminal.waitFor("Fresh start: state discarded after a force quit.")
+    // The detail is gone: the list, from its top.
+    #expect(!fresh.contains("Country:"))
+    #expect(fresh.contains("[1 Countries]"))
+    #expect(fresh.contains(" >  Afghanistan"))
+    #expect(fresh.contains("rows 1-18 of"))
   }
 
   @Test func crashGuardOverTwoCrashingLaunches() throws {
@@ -214,5 +313,146 @@ struct TerminalEndToEndTests {
     // The terminal hangs up: SIGHUP does what the Home button does.
     kill(try terminal.processID(), SIGHUP)
     try terminal.waitFor("Home: state preserved")
+  }
+
+  @Test func snapshotOfTheLastSessionShowsBeforeTheRestoredScreen() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder))
+    try terminal.waitFor("Started fresh")
+    try terminal.send(["Down", "Down", "Enter"])
+    try terminal.waitFor("Country:  Albania")
+    try terminal.send(["h"])
+    try terminal.waitFor("Home: state preserved")
+
+    try terminal.start(try command(folder))
+    // First the last session's screen, as iOS shows the snapshot while the app restores...
+    let snapshot = try terminal.waitFor("Restoring the saved state...")
+    #expect(snapshot.contains("Country:  Albania"))
+    #expect(!snapshot.contains("Restored "))
+    // ...then the restored app, with its own status line.
+    let restored = try terminal.waitFor("Restored ")
+    #expect(restored.contains("Country:  Albania"))
+    #expect(!restored.contains("Restoring the saved state..."))
+    try terminal.send(["h"])
+    try terminal.waitFor("Home: state preserved")
+  }
+
+  @Test func tinyTerminalFitsItsMessageAndIgnoresKeys() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder), width: 20, height: 5)
+    let tiny = try terminal.waitFor("need 40x10")
+    #expect(tiny.contains("Terminal too small:"))
+    #expect(tiny.contains("Q force quit)"))
+    // Keys that would change the hidden screen do nothing.
+    try terminal.send(["Down", "Enter", "2"])
+    Thread.sleep(forTimeInterval: 0.3)
+    try terminal.resize(width: 80, height: 24)
+    let screen = try terminal.waitFor("rows 1-18 of")
+    #expect(screen.contains("[1 Countries]"))
+    #expect(screen.contains(" >  Afghanistan"))
+    #expect(!screen.contains("Country:"))
+    try terminal.send(["h"])
+    // tmux reflows the shell's screen of 20 columns: the message may wrap.
+    try terminal.waitUntil("the app exits") { try terminal.hasExited() }
+    #expect(try terminal.screen().replacingOccurrences(of: "\n", with: "").contains("Home: state"))
+  }
+
+  @Test func helpLineKeepsTheLifecycleKeysAtFortyColumns() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    try terminal.start(try command(folder), width: 40, height: 12)
+    var screen = try terminal.waitFor("Started fresh")
+    #expect(screen.contains(" h Home  Q force quit"))
+    try terminal.send(["2", "Down", "Enter"])
+    screen = try terminal.waitFor("Links: >State")
+    #expect(screen.contains(" h Home  Q force quit"))
+    try terminal.send(["q"])
+    try terminal.waitFor("h = Home, Q = force quit.")
+    try terminal.send(["h"])
+    try terminal.waitFor("Home: state preserved")
+  }
+
+  @Test func sigintFromOutsideIsLikeHomeAndGivesTheTerminalBack() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    let wrapped = ShellWrappedRun(folder: folder)
+    try terminal.start(try wrapped.command(try command(folder)))
+    try terminal.waitFor("Started fresh")
+    try terminal.send(["Down", "Enter"])
+    try terminal.waitFor("Country:  Aland Islands")
+    #expect(try terminal.isOnAlternateScreen())
+    kill(try wrapped.processID(), SIGINT)
+    let screen = try terminal.waitFor("exit status 0")
+    #expect(screen.contains("Home: state preserved"))
+    let modes = try wrapped.modes()
+    #expect(modes.after == modes.before)
+    #expect(try !terminal.isOnAlternateScreen())
+    #expect(try terminal.isCursorVisible())
+
+    try terminal.start(try command(folder))
+    let restored = try terminal.waitFor("Restored ")
+    #expect(restored.contains("Country:  Aland Islands"))
+    try terminal.send(["Q"])
+    try terminal.waitFor("Force quit")
+  }
+
+  @Test(arguments: [SIGQUIT, SIGUSR1, SIGPIPE, SIGALRM, SIGSEGV, SIGABRT])
+  func fatalSignalsGiveTheTerminalBackFirst(signal: Int32) throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    let wrapped = ShellWrappedRun(folder: folder)
+    // Wide enough for the log's path on one line.
+    try terminal.start(
+      try wrapped.command(try command(folder, ["--debug-logging"])), width: 200, height: 24)
+    try terminal.waitFor("Started fresh")
+    #expect(try terminal.isOnAlternateScreen())
+    kill(try wrapped.processID(), signal)
+    // The process still dies of the signal (a shell reports 128 + its number)...
+    let screen = try terminal.waitFor("exit status \(128 + signal)")
+    // ...after saying where the debug log is, on the normal screen.
+    #expect(screen.contains("Debug log: \(folder.path)/restorer-debug.log"))
+    let modes = try wrapped.modes()
+    #expect(modes.after == modes.before)
+    #expect(try !terminal.isOnAlternateScreen())
+    #expect(try terminal.isCursorVisible())
+  }
+
+  @Test func stopGivesTheTerminalBackAndContinueRedraws() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let terminal = try TmuxTerminal()
+    let wrapped = ShellWrappedRun(folder: folder)
+    try terminal.start(try wrapped.command(try command(folder)))
+    try terminal.waitFor("Started fresh")
+    let before = try terminal.terminalModes()
+    #expect(try terminal.isOnAlternateScreen())
+    let pid = try wrapped.processID()
+
+    kill(pid, SIGTSTP)
+    try terminal.waitUntil("the app leaves the alternate screen") {
+      try !terminal.isOnAlternateScreen()
+    }
+    #expect(try terminal.isCursorVisible())
+    #expect(try terminal.terminalModes() != before)  // the shell's modes, not raw mode
+
+    kill(pid, SIGCONT)
+    try terminal.waitUntil("the app is back on the alternate screen") {
+      try terminal.isOnAlternateScreen()
+    }
+    try terminal.waitFor("rows 1-18 of")
+    #expect(try terminal.terminalModes() == before)
+    try terminal.send(["Down", "Enter"])
+    try terminal.waitFor("Country:  Aland Islands")
+    try terminal.send(["h"])
+    try terminal.waitFor("exit status 0")
+    let modes = try wrapped.modes()
+    #expect(modes.after == modes.before)
   }
 }

@@ -126,6 +126,30 @@ private func spawnAndWait(
   )
 }
 
+/// Finds a program as a shell's `command -v` does: the first executable file of that name in a
+/// folder of `PATH`.
+///
+/// - Parameters:
+///   - name: The program's name.
+///   - path: The search path; by default the environment's `PATH`, or the usual folders.
+/// - Returns: Its path, or nil when no folder of the path has it.
+package func executableInPath(
+  named name: String,
+  path: String? = ProcessInfo.processInfo.environment["PATH"]
+) -> String? {
+  let folders = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+  for folder in folders where !folder.isEmpty {
+    let candidate = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory),
+      !isDirectory.boolValue, FileManager.default.isExecutableFile(atPath: candidate)
+    {
+      return candidate
+    }
+  }
+  return nil
+}
+
 /// Runs a Python 3 script with arguments.
 ///
 /// - Parameters:
