@@ -4,6 +4,12 @@ import StateRestoration
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs the built `restoration-archive-tool` as a process, as a user would.
 @Suite struct EndToEndTests {
   /// Files for one test, removed when it ends.
@@ -204,6 +210,22 @@ import Testing
         expectOneLineError(result, path: path, status: status, containing: words)
         #expect(!result.standardError.contains("Fatal error"))
       }
+    }
+  }
+
+  @Test(.enabled(if: ArchiveTool.timeoutCommand != nil, "coreutils' timeout is not installed"))
+  func aFIFOWithoutAWriterIsRefusedAtOnce() throws {
+    // Opening a FIFO for reading waits for a writer; the tool must not wait forever on one
+    // given by mistake.
+    let files = try Files()
+    let fifo = folderPath(files, "data.data")
+    try #require(mkfifo(fifo, 0o600) == 0, "mkfifo failed with errno \(errno)")
+    for arguments in [["dump", fifo], ["validate", fifo], ["diff", fifo, fifo]] {
+      let result = try #require(
+        try ArchiveTool.run(arguments, timeout: 20),
+        "\(arguments) did not exit within 20 seconds")
+      expectOneLineError(
+        result, path: fifo, status: .unreadable, containing: "is not a regular file")
     }
   }
 
