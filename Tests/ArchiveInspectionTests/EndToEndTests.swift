@@ -161,13 +161,27 @@ import Testing
         """
     )
 
+    // A file that does not decode is reported as every subcommand reports it: one line on
+    // standard error, nothing on standard output.
     var corrupted = try DemoArchives.talkDemo().encoded()
     corrupted[try Crafting.offset(of: "CityViewController", in: corrupted)] = UInt8(ascii: "X")
     let damaged = try files.write(corrupted, "damaged.data")
-    let checked = try ArchiveTool.run(["validate", damaged])
-    #expect(checked.status == ToolExitStatus.damaged.rawValue)
-    #expect(checked.standardOutput.hasPrefix("\(damaged): error: checksum is 0x"))
-    #expect(checked.standardOutput.contains("[checksum]\n"))
+    expectOneLineError(
+      try ArchiveTool.run(["validate", damaged]), path: damaged, status: .damaged,
+      containing: "damaged archive: checksum is 0x")
+
+    // Warnings about an archive that decodes are findings, on standard output.
+    let newerMinor = try files.write(
+      try Crafting.archive([Crafting.record("A")], minor: 3).encoded(), "newer-minor.data")
+    let warned = try ArchiveTool.run(["validate", newerMinor])
+    expectSuccess(warned)
+    #expect(
+      warned.standardOutput == """
+        \(newerMinor): warning: format 1.3 is a newer minor version than 1.0; fields added since are ignored [version]
+        \(newerMinor): valid (format 1.3, 1 object, 1 warning)
+
+        """
+    )
 
     let missing = folderPath(files, "missing.data")
     expectOneLineError(
@@ -194,6 +208,10 @@ import Testing
       try Crafting.archive([Crafting.record("A")], major: 2).encoded(), "newer.data")
     let plist = try files.write(
       try PropertyList.write(.dictionary(["a": .integer(1)])), "other.plist")
+    let older = try files.write(
+      try Crafting.archive([Crafting.record("A")], major: 0).encoded(), "older.data")
+    let empty = try files.write([], "empty.data")
+    let other = try files.write(good, "good.data")
 
     let cases: [(String, ToolExitStatus, String)] = [
       (missing, .unreadable, "No such file or directory"),
@@ -203,12 +221,19 @@ import Testing
       (truncated, .damaged, "damaged archive (truncated): "),
       (corrupted, .damaged, "damaged archive: checksum is"),
       (newer, .unsupportedVersion, "unsupported archive: archive format 2.0 is newer"),
+      (older, .unsupportedVersion, "unsupported archive: layout version 0.0 is not a known"),
+      (empty, .notArchive, "not a restoration archive: the file is empty (0 bytes)"),
     ]
     for (path, status, words) in cases {
-      for arguments in [["dump"], ["dump", "--json"], ["paths", "--tree"], ["sizes"]] {
-        let result = try ArchiveTool.run(arguments + [path])
+      let commands = [
+        ["dump", path], ["dump", "--json", path], ["paths", path], ["paths", "--tree", path],
+        ["paths", "--dot", path], ["sizes", path], ["validate", path],
+        ["diff", path, other], ["diff", other, path],
+      ]
+      for arguments in commands {
+        let result = try ArchiveTool.run(arguments)
         expectOneLineError(result, path: path, status: status, containing: words)
-        #expect(!result.standardError.contains("Fatal error"))
+        #expect(!result.standardError.contains("Fatal error"), "\(arguments)")
       }
     }
   }
@@ -267,6 +292,7 @@ import Testing
     let validate = try ArchiveTool.run(["validate", "--help"]).standardOutput
     #expect(validate.contains("Exit status:"))
     #expect(validate.contains("an archive is damaged"))
+    #expect(validate.contains("one line on standard"))
     let dump = try ArchiveTool.run(["dump", "--help"]).standardOutput
     #expect(dump.contains("{\"$ref\": \"PATH\"}"))
     let sizes = try ArchiveTool.run(["sizes", "--help"]).standardOutput
