@@ -14,6 +14,9 @@ struct Dump: ParsableCommand {
       never in the archive.
 
       \(ArchiveDump.jsonSchemaSummary)
+
+      Exit status:
+      \(ToolExitStatus.helpText(success: "the archive was printed"))
       """
   )
 
@@ -37,6 +40,9 @@ struct Paths: ParsableCommand {
       tree, index components such as `:[1]:` shown as `[1]` before the identifier they \
       number. `--dot` writes a Graphviz graph: \
       `restoration-archive-tool paths --dot data.data | dot -Tpng -o tree.png`.
+
+      Exit status:
+      \(ToolExitStatus.helpText(success: "the paths were printed"))
       """
   )
 
@@ -112,6 +118,9 @@ struct Sizes: ParsableCommand {
       total, then a warning line for every object above the budget.
 
       How sizes are measured: \(ArchiveSizes.methodSummary)
+
+      Exit status (objects above the budget are warnings, not failures):
+      \(ToolExitStatus.helpText(success: "the sizes were printed"))
       """
   )
 

@@ -300,4 +300,33 @@ import Testing
     let diff = try ArchiveTool.run(["diff", "--help"]).standardOutput
     #expect(diff.contains("0 when the archives are equal, 1 when they differ"))
   }
+
+  @Test(arguments: ["dump", "paths", "sizes"])
+  func printingSubcommandsDocumentTheirExitStatus(subcommand: String) throws {
+    let help = try ArchiveTool.run([subcommand, "--help"]).standardOutput
+    #expect(help.contains("Exit status"))
+    #expect(help.contains("  0  the "))
+    for status in ToolExitStatus.failures {
+      #expect(help.contains("\(status.rawValue)  \(status.meaning)\n"), "exit status \(status)")
+    }
+  }
+
+  @Test(arguments: ["", "dump", "paths", "sizes", "validate"])
+  func exitStatusTablesFitInEightyColumns(subcommand: String) throws {
+    // The table's lines are laid out by hand; if one were wider than the terminal, it would
+    // wrap and the numbers would no longer line up. ArgumentParser wraps at one column less
+    // than the terminal's width.
+    #expect(ToolExitStatus.helpText.split(separator: "\n").allSatisfy { $0.count < 80 })
+    let help = try ArchiveTool.run(
+      (subcommand.isEmpty ? [] : [subcommand]) + ["--help"], columns: 80)
+    let lines = help.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    // The text before the usage line is ours; ArgumentParser lays out the rest.
+    let ours = lines.prefix { !$0.hasPrefix("USAGE:") }
+    #expect(ours.allSatisfy { $0.count <= 80 }, "\(help.standardOutput)")
+    for status in ToolExitStatus.failures {
+      let number = String(status.rawValue)
+      let row = String(repeating: " ", count: 3 - number.count) + "\(number)  \(status.meaning)"
+      #expect(lines.contains { $0 == row }, "\(subcommand): \(row)")
+    }
+  }
 }
