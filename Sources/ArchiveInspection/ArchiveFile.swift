@@ -48,13 +48,19 @@ public struct ArchiveFile: Sendable, Hashable {
     }
   }
 
-  /// Restates a reader's error about a file cut short in those words.
+  /// Restates a reader's error about an empty file or a file cut short in those words.
+  ///
+  /// An empty file has no header at all; "no bplist header" would send the reader looking for
+  /// the wrong kind of file, when the usual cause is a copy or a write that never happened.
   ///
   /// The reader starts from the trailer, the last 32 bytes of a binary property list; when a
   /// file is cut short those bytes are whatever came before the cut, and the reader can only
   /// say that the trailer makes no sense. A trailer whose reserved bytes are not zero or whose
   /// widths are impossible means the real one is missing.
   static func diagnose(_ error: RestorationError, bytes: [UInt8]) -> RestorationError {
+    if bytes.isEmpty, error.code == .notPropertyList {
+      return RestorationError(.notPropertyList, "the file is empty (0 bytes)", file: error.file)
+    }
     guard error.code == .malformed || error.code == .truncated,
       bytes.starts(with: Array("bplist00".utf8))
     else { return error }

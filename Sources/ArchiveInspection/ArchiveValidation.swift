@@ -209,7 +209,11 @@ public struct ArchiveValidation: Sendable, Hashable {
       findings.append(Finding(.error, .version, "the top level has no format version keys"))
       return
     }
-    if version.major > current.major {
+    // The reader refuses these too; an archive built in memory can still hold one.
+    if version.major < 1 {
+      findings.append(
+        Finding(.error, .version, "layout version \(version) is not a known version"))
+    } else if version.major > current.major {
       findings.append(
         Finding(.error, .version, "format \(version) is newer than the supported \(current)"))
     } else if version.major == current.major, version.minor > current.minor {

@@ -27,13 +27,14 @@ public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
     2, "a file cannot be read (no such file, a folder, permission denied)")
   /// The file is not a restoration archive.
   public static let notArchive = ToolExitStatus(
-    3, "a file is not a restoration archive (not a binary property list, or another layout)")
+    3, "a file is not a restoration archive (not a binary plist, another layout)")
   /// The archive is damaged: truncated, malformed or failing its checksum.
   public static let damaged = ToolExitStatus(
     4, "an archive is damaged (truncated, malformed, checksum mismatch)")
-  /// The archive was written by a newer major version of the format.
+  /// The archive's format version is not one this tool knows: a newer major version, or a
+  /// major version below 1, which was never written.
   public static let unsupportedVersion = ToolExitStatus(
-    5, "an archive was written by a newer major version of the format")
+    5, "an archive has an unknown format version (a newer major, or below 1.0)")
   /// The file is above the reader's limits.
   public static let limitExceeded = ToolExitStatus(
     6, "a file exceeds the reader's limits (size, depth, counts)")
@@ -102,9 +103,30 @@ public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
     return line.split(whereSeparator: \.isNewline).joined(separator: " ")
   }
 
+  /// Every status that means the command could not do what was asked (2 and above), in order.
+  public static var failures: [ToolExitStatus] { all.filter { $0.rawValue >= 2 } }
+
   /// `STATUS  MEANING` lines for every status, for `--help`.
-  public static var helpText: String {
-    all.map { status in
+  public static var helpText: String { helpText(for: all) }
+
+  /// `STATUS  MEANING` lines for a subcommand that only prints (`dump`, `paths`, `sizes`): 0
+  /// described by `success`, then every failure.
+  ///
+  /// - Parameter success: What status 0 means for the subcommand.
+  /// - Returns: The lines, without a final newline.
+  public static func helpText(success: String) -> String {
+    helpText(for: [ToolExitStatus(0, success)] + failures)
+  }
+
+  /// `STATUS  MEANING` lines, one per status, the numbers right-aligned.
+  ///
+  /// Each line is shorter than 80 columns (ArgumentParser wraps help at one column less than
+  /// the terminal's width), so that the table does not wrap on an 80-column terminal.
+  ///
+  /// - Parameter statuses: The statuses, in the order to list them.
+  /// - Returns: The lines, without a final newline.
+  public static func helpText(for statuses: [ToolExitStatus]) -> String {
+    statuses.map { status in
       let number = String(status.rawValue)
       return String(repeating: " ", count: 3 - number.count) + number + "  " + status.meaning
     }

@@ -14,6 +14,9 @@ struct Dump: ParsableCommand {
       never in the archive.
 
       \(ArchiveDump.jsonSchemaSummary)
+
+      Exit status:
+      \(ToolExitStatus.helpText(success: "the archive was printed"))
       """
   )
 
@@ -37,6 +40,9 @@ struct Paths: ParsableCommand {
       tree, index components such as `:[1]:` shown as `[1]` before the identifier they \
       number. `--dot` writes a Graphviz graph: \
       `restoration-archive-tool paths --dot data.data | dot -Tpng -o tree.png`.
+
+      Exit status:
+      \(ToolExitStatus.helpText(success: "the paths were printed"))
       """
   )
 
@@ -112,6 +118,9 @@ struct Sizes: ParsableCommand {
       total, then a warning line for every object above the budget.
 
       How sizes are measured: \(ArchiveSizes.methodSummary)
+
+      Exit status (objects above the budget are warnings, not failures):
+      \(ToolExitStatus.helpText(success: "the sizes were printed"))
       """
   )
 
@@ -154,9 +163,15 @@ struct Validate: ParsableCommand {
       that it has the archive layout and a known format version, that every reference points \
       at an archived object, that parents come before their children, that no two objects \
       share an identifier path, and that sensitive keys have no stored value; warns about a newer \
-      minor version, unusual identifier paths and missing engine keys. Each problem is a \
-      line: `FILE: error: record N (PATH), key 'K', byte B: WHAT [check]`. A file that does \
-      not read stops at its first problem; an archive that reads is checked whole.
+      minor version, unusual identifier paths and missing engine keys.
+
+      An archive that decodes is checked whole: each problem is a line on standard output, \
+      `FILE: error: record N (PATH), key 'K', byte B: WHAT [check]`, then a summary line, \
+      `FILE: valid (...)` or `FILE: invalid (...)`; the status is 0 or 1. A file that cannot \
+      be decoded at all (missing, not an archive, damaged, an unknown version, too large) \
+      has nothing more to check: as with every subcommand, it is one line on standard \
+      error, `restoration-archive-tool: FILE: WHAT`, nothing on standard output, and a \
+      status of 2 or more.
 
       Exit status:
       \(ToolExitStatus.helpText)
@@ -168,6 +183,13 @@ struct Validate: ParsableCommand {
   func run() throws {
     let data = try readFile(file.archive)
     let validation = ArchiveValidation(bytes: data.bytes)
+    // The reader stops at the first problem of a file it cannot decode, so there is no list of
+    // findings to print: report it as `dump` and the others do, so scripts can treat every
+    // status of 2 or more alike (one line on standard error, standard output empty).
+    if let error = validation.readError {
+      printError(ToolExitStatus.message(for: error, file: file.archive))
+      throw ExitCode(validation.exitStatus.rawValue)
+    }
     write(validation.text(file: file.archive))
     let status = validation.exitStatus
     if status != .success { throw ExitCode(status.rawValue) }

@@ -40,6 +40,23 @@ import Testing
     #expect(error?.file == "notes.txt")
     #expect(error?.code == .notPropertyList)
   }
+
+  @Test func anEmptyFileIsCalledEmptyNotMissingAHeader() throws {
+    let file = ArchiveFile(path: "data.data", bytes: [])
+    let error = #expect(throws: RestorationError.self) { try file.decoded() }
+    #expect(error?.code == .notPropertyList)
+    #expect(error?.message == "the file is empty (0 bytes)")
+    #expect(
+      error.map { ToolExitStatus.message(for: $0) }
+        == "data.data: not a restoration archive: the file is empty (0 bytes)")
+    let validation = ArchiveValidation(bytes: [])
+    #expect(validation.findings.map(\.message) == ["the file is empty (0 bytes)"])
+    #expect(validation.exitStatus == .notArchive)
+    // A file with a few bytes that are not a header still says so.
+    let short = ArchiveFile(path: "short.data", bytes: Array("bpl".utf8))
+    let shortError = #expect(throws: RestorationError.self) { try short.decoded() }
+    #expect(shortError?.message.contains("no bplist header") == true)
+  }
 }
 
 @Suite struct ToolExitStatusTests {

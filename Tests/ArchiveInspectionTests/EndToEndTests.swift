@@ -4,6 +4,12 @@ import StateRestoration
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs the built `restoration-archive-tool` as a process, as a user would.
 @Suite struct EndToEndTests {
   /// Files for one test, removed when it ends.
@@ -155,13 +161,27 @@ import Testing
         """
     )
 
+    // A file that does not decode is reported as every subcommand reports it: one line on
+    // standard error, nothing on standard output.
     var corrupted = try DemoArchives.talkDemo().encoded()
     corrupted[try Crafting.offset(of: "CityViewController", in: corrupted)] = UInt8(ascii: "X")
     let damaged = try files.write(corrupted, "damaged.data")
-    let checked = try ArchiveTool.run(["validate", damaged])
-    #expect(checked.status == ToolExitStatus.damaged.rawValue)
-    #expect(checked.standardOutput.hasPrefix("\(damaged): error: checksum is 0x"))
-    #expect(checked.standardOutput.contains("[checksum]\n"))
+    expectOneLineError(
+      try ArchiveTool.run(["validate", damaged]), path: damaged, status: .damaged,
+      containing: "damaged archive: checksum is 0x")
+
+    // Warnings about an archive that decodes are findings, on standard output.
+    let newerMinor = try files.write(
+      try Crafting.archive([Crafting.record("A")], minor: 3).encoded(), "newer-minor.data")
+    let warned = try ArchiveTool.run(["validate", newerMinor])
+    expectSuccess(warned)
+    #expect(
+      warned.standardOutput == """
+        \(newerMinor): warning: format 1.3 is a newer minor version than 1.0; fields added since are ignored [version]
+        \(newerMinor): valid (format 1.3, 1 object, 1 warning)
+
+        """
+    )
 
     let missing = folderPath(files, "missing.data")
     expectOneLineError(
@@ -188,6 +208,10 @@ import Testing
       try Crafting.archive([Crafting.record("A")], major: 2).encoded(), "newer.data")
     let plist = try files.write(
       try PropertyList.write(.dictionary(["a": .integer(1)])), "other.plist")
+    let older = try files.write(
+      try Crafting.archive([Crafting.record("A")], major: 0).encoded(), "older.data")
+    let empty = try files.write([], "empty.data")
+    let other = try files.write(good, "good.data")
 
     let cases: [(String, ToolExitStatus, String)] = [
       (missing, .unreadable, "No such file or directory"),
@@ -197,13 +221,36 @@ import Testing
       (truncated, .damaged, "damaged archive (truncated): "),
       (corrupted, .damaged, "damaged archive: checksum is"),
       (newer, .unsupportedVersion, "unsupported archive: archive format 2.0 is newer"),
+      (older, .unsupportedVersion, "unsupported archive: layout version 0.0 is not a known"),
+      (empty, .notArchive, "not a restoration archive: the file is empty (0 bytes)"),
     ]
     for (path, status, words) in cases {
-      for arguments in [["dump"], ["dump", "--json"], ["paths", "--tree"], ["sizes"]] {
-        let result = try ArchiveTool.run(arguments + [path])
+      let commands = [
+        ["dump", path], ["dump", "--json", path], ["paths", path], ["paths", "--tree", path],
+        ["paths", "--dot", path], ["sizes", path], ["validate", path],
+        ["diff", path, other], ["diff", other, path],
+      ]
+      for arguments in commands {
+        let result = try ArchiveTool.run(arguments)
         expectOneLineError(result, path: path, status: status, containing: words)
-        #expect(!result.standardError.contains("Fatal error"))
+        #expect(!result.standardError.contains("Fatal error"), "\(arguments)")
       }
+    }
+  }
+
+  @Test(.enabled(if: ArchiveTool.timeoutCommand != nil, "coreutils' timeout is not installed"))
+  func aFIFOWithoutAWriterIsRefusedAtOnce() throws {
+    // Opening a FIFO for reading waits for a writer; the tool must not wait forever on one
+    // given by mistake.
+    let files = try Files()
+    let fifo = folderPath(files, "data.data")
+    try #require(mkfifo(fifo, 0o600) == 0, "mkfifo failed with errno \(errno)")
+    for arguments in [["dump", fifo], ["validate", fifo], ["diff", fifo, fifo]] {
+      let result = try #require(
+        try ArchiveTool.run(arguments, timeout: 20),
+        "\(arguments) did not exit within 20 seconds")
+      expectOneLineError(
+        result, path: fifo, status: .unreadable, containing: "is not a regular file")
     }
   }
 
@@ -245,11 +292,41 @@ import Testing
     let validate = try ArchiveTool.run(["validate", "--help"]).standardOutput
     #expect(validate.contains("Exit status:"))
     #expect(validate.contains("an archive is damaged"))
+    #expect(validate.contains("one line on standard"))
     let dump = try ArchiveTool.run(["dump", "--help"]).standardOutput
     #expect(dump.contains("{\"$ref\": \"PATH\"}"))
     let sizes = try ArchiveTool.run(["sizes", "--help"]).standardOutput
     #expect(sizes.contains("encoded alone as a binary"))
     let diff = try ArchiveTool.run(["diff", "--help"]).standardOutput
     #expect(diff.contains("0 when the archives are equal, 1 when they differ"))
+  }
+
+  @Test(arguments: ["dump", "paths", "sizes"])
+  func printingSubcommandsDocumentTheirExitStatus(subcommand: String) throws {
+    let help = try ArchiveTool.run([subcommand, "--help"]).standardOutput
+    #expect(help.contains("Exit status"))
+    #expect(help.contains("  0  the "))
+    for status in ToolExitStatus.failures {
+      #expect(help.contains("\(status.rawValue)  \(status.meaning)\n"), "exit status \(status)")
+    }
+  }
+
+  @Test(arguments: ["", "dump", "paths", "sizes", "validate"])
+  func exitStatusTablesFitInEightyColumns(subcommand: String) throws {
+    // The table's lines are laid out by hand; if one were wider than the terminal, it would
+    // wrap and the numbers would no longer line up. ArgumentParser wraps at one column less
+    // than the terminal's width.
+    #expect(ToolExitStatus.helpText.split(separator: "\n").allSatisfy { $0.count < 80 })
+    let help = try ArchiveTool.run(
+      (subcommand.isEmpty ? [] : [subcommand]) + ["--help"], columns: 80)
+    let lines = help.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    // The text before the usage line is ours; ArgumentParser lays out the rest.
+    let ours = lines.prefix { !$0.hasPrefix("USAGE:") }
+    #expect(ours.allSatisfy { $0.count <= 80 }, "\(help.standardOutput)")
+    for status in ToolExitStatus.failures {
+      let number = String(status.rawValue)
+      let row = String(repeating: " ", count: 3 - number.count) + "\(number)  \(status.meaning)"
+      #expect(lines.contains { $0 == row }, "\(subcommand): \(row)")
+    }
   }
 }

@@ -82,6 +82,27 @@ import Testing
     #expect(validation.exitStatus == .unsupportedVersion)
   }
 
+  @Test(arguments: [0, -1])
+  func aMajorVersionBelowOneIsNotAKnownVersion(major: Int) throws {
+    // Layout versions start at 1.0; 0.0 is not an older layout this tool can read.
+    let archive = Crafting.archive([Crafting.record("A")], major: major, minor: 0)
+    let validation = validate(try archive.encoded())
+    let error = try onlyError(validation)
+    #expect(error.check == .version)
+    #expect(error.code == .unsupportedVersion)
+    #expect(error.message == "layout version \(major).0 is not a known version")
+    #expect(validation.exitStatus == .unsupportedVersion)
+    #expect(validation.archive == nil)
+
+    // An archive built in memory skips the reader; the version check still refuses it.
+    let inMemory = ArchiveValidation(archive: archive)
+    let finding = try onlyError(inMemory)
+    #expect(finding.check == .version)
+    #expect(finding.message == "layout version \(major).0 is not a known version")
+    #expect(inMemory.exitStatus == .differencesFound)
+    #expect(inMemory.text(file: "f").hasSuffix("f: invalid (1 error, 0 warnings)\n"))
+  }
+
   @Test func aNewerMinorVersionIsOnlyAWarning() throws {
     let bytes = try Crafting.archive([Crafting.record("A")], minor: 3).encoded()
     let validation = validate(bytes)

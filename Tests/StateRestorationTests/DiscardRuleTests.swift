@@ -198,6 +198,30 @@ private final class CrashingController: TestController {
     #expect(error.code == .unsupportedVersion)
   }
 
+  @Test(arguments: [0, -1])
+  func archiveWithAMajorVersionBelowOneIsUnsupported(major: Int) throws {
+    // Layout versions start at 1.0: an archive that says 0.x was not written by any reader's
+    // writer, and must not be read as if it were 1.x.
+    var archive = RestorationArchive()
+    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(Int64(major))
+    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+    let bytes = try archive.encoded()
+    #expect {
+      try RestorationArchive(decoding: bytes)
+    } throws: { error in
+      let error = error as? RestorationError
+      return error?.code == .unsupportedVersion
+        && error?.message == "layout version \(major).0 is not a known version"
+    }
+    let store = InMemoryArchiveStore(contents: [.archive: bytes])
+    let (report, _) = launch(store)
+    guard case .discarded(.unreadable(let error)) = report.outcome else {
+      Issue.record("expected an unreadable archive, got \(report.outcome)")
+      return
+    }
+    #expect(error.code == .unsupportedVersion)
+  }
+
   @Test func vetoDeletesTheArchiveLikeAnyFinishedLaunch() {
     let store = savedStore()
     let delegate = TestDelegate()

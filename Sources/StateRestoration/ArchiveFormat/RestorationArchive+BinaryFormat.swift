@@ -145,6 +145,12 @@ extension RestorationArchive {
     guard let version else {
       throw RestorationError(.notArchive, "the top level has no format version keys")
     }
+    // Layout versions start at 1.0: a smaller major was never written, so it is not this
+    // layout, whatever the rest of the file looks like.
+    guard version.major >= 1 else {
+      throw RestorationError(
+        .unsupportedVersion, "layout version \(version) is not a known version")
+    }
     guard version.major <= Version.current.major else {
       throw RestorationError(
         .unsupportedVersion,

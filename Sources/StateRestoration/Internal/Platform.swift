@@ -54,7 +54,10 @@ enum Platform {
   /// - Returns: The bytes, or nil if the file does not exist.
   /// - Throws: ``RestorationError`` for any other failure, or a file above `maxSize`.
   static func readFile(_ path: String, maxSize: Int) throws(RestorationError) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // O_NONBLOCK: opening a FIFO without a writer for reading would wait for one forever; it
+    // opens at once instead and is refused below as not a regular file. Reads of regular files
+    // ignore the flag.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     if descriptor < 0 {
       if errno == ENOENT { return nil }
       throw RestorationError(.storageFailed, "cannot open: \(errorDescription())", file: path)

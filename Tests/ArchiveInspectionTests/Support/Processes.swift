@@ -11,9 +11,29 @@ enum ArchiveTool {
   }
 
   /// Runs the tool with a fixed terminal width, so that help text is stable.
-  static func run(_ arguments: [String]) throws -> ProcessResult {
+  static func run(_ arguments: [String], columns: Int = 100) throws -> ProcessResult {
     var environment = ProcessInfo.processInfo.environment
-    environment["COLUMNS"] = "100"
+    environment["COLUMNS"] = String(columns)
     return try TestSupport.run(path(), arguments, environment: environment)
+  }
+
+  /// coreutils' `timeout`, to stop a run that would otherwise wait forever.
+  static let timeoutCommand = ["/usr/bin/timeout", "/bin/timeout"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  /// Runs the tool under `timeout`, for inputs that used to make it wait forever: a test must
+  /// fail then, not hang the whole run.
+  ///
+  /// SIGKILL, not SIGTERM: a child of the test runner can inherit a signal mask that blocks
+  /// SIGTERM, and would then go on waiting.
+  ///
+  /// - Returns: Its result, or nil when it had to be stopped.
+  static func run(_ arguments: [String], timeout seconds: Int) throws -> ProcessResult? {
+    guard let timeoutCommand else { throw MissingExecutable(name: "timeout", searched: []) }
+    let result = try TestSupport.run(
+      timeoutCommand, ["--signal=KILL", String(seconds), try path()] + arguments)
+    // `timeout` exits 137 (128 + SIGKILL) when it had to kill the command.
+    return result.status == 137 ? nil : result
   }
 }
