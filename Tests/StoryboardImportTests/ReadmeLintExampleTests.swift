@@ -41,10 +41,11 @@ private struct ReadmeLintBlock {
   func theRestorerBlockIsTheLiveOutput() throws {
     let file =
       "../shared/fixtures/xcode/kharrison__CodeExamples/Restorer__Restorer__Base.lproj__MainStoryboard.storyboard"
-    // The README's path is the fixture the other tests read.
+    // The README's path is the fixture the other tests read (`../shared` may be a symbolic
+    // link, as it is on CI).
     #expect(
-      Fixtures.packageRoot.appendingPathComponent(file).standardizedFileURL.path
-        == URL(fileURLWithPath: Fixtures.restorer).standardizedFileURL.path)
+      Fixtures.packageRoot.appendingPathComponent(file).resolvingSymlinksInPath().path
+        == URL(fileURLWithPath: Fixtures.restorer).resolvingSymlinksInPath().path)
     let block = try #require(
       try ReadmeLintBlock.named(file), "README has no lint block for \(file)")
     let (status, lines) = try block.run()
