@@ -323,8 +323,9 @@ public final class RestorationEngine {
     phaseObserver?(.decodeArchive)
     let decodeStart = clock.now
     let archive: RestorationArchive
+    let states: ArchiveStates
     do {
-      archive = try RestorationArchive(decoding: bytes, limits: settings.limits)
+      (archive, states) = try RestorationArchive.readLazily(bytes, limits: settings.limits)
     } catch {
       let located = error.file == nil ? error.inFile(archiveLocation) : error
       pendingRestorations = 0
@@ -340,6 +341,7 @@ public final class RestorationEngine {
 
     let pass = RestorationPass(
       archive: archive,
+      states: states,
       registry: registry,
       delegate: delegate,
       applicationContext: applicationContext,

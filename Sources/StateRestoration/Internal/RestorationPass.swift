@@ -7,6 +7,8 @@ final class RestorationPass: ReferenceResolving {
   // own work. No access to one is held across a call into app code that could reenter the pass
   // (a decode method resolving a reference).
   private let archive: RestorationArchive
+  /// The records' states, read on demand; nil when the archive's records hold their states.
+  private let states: ArchiveStates?
   private let registry: RestorationRegistry
   private weak var delegate: (any RestorationDelegate)?
   private(set) weak var applicationContext: AnyObject?
@@ -36,6 +38,7 @@ final class RestorationPass: ReferenceResolving {
 
   init(
     archive: RestorationArchive,
+    states: ArchiveStates? = nil,
     registry: RestorationRegistry,
     delegate: (any RestorationDelegate)?,
     applicationContext: AnyObject?,
@@ -45,6 +48,7 @@ final class RestorationPass: ReferenceResolving {
     warn: @escaping (String) -> Void
   ) {
     self.archive = archive
+    self.states = states
     self.registry = registry
     self.delegate = delegate
     self.applicationContext = applicationContext
@@ -116,8 +120,14 @@ final class RestorationPass: ReferenceResolving {
     mapped.reserveCapacity(archive.records.count)
     resolver.reserveCapacity(archive.records.count)
     for (index, record) in archive.records.enumerated() {
-      let decoder = StateDecoder(
-        values: record.state, identifierPath: record.identifierPath, context: self)
+      let decoder: StateDecoder
+      if let states, index < states.recordCount {
+        decoder = StateDecoder(
+          states: states, record: index, identifierPath: record.identifierPath, context: self)
+      } else {
+        decoder = StateDecoder(
+          values: record.state, identifierPath: record.identifierPath, context: self)
+      }
       var entry = RestorationReport.Entry(
         identifierPath: record.identifierPath,
         kind: record.kind,
@@ -158,7 +168,7 @@ final class RestorationPass: ReferenceResolving {
     if let ancestor = nearestArchivedAncestor(of: path), objects[ancestor] == nil {
       return skip(.missingParent(archive.records[ancestor].identifierPath))
     }
-    let components = IdentifierPath.components(of: path)
+    let components = self.components(of: path)
 
     var found: (any StateRestoring)?
     if let name = record.restorationClassName {
@@ -218,7 +228,7 @@ final class RestorationPass: ReferenceResolving {
     guard let container = locatedContainer(of: path),
       let node = container.object as? any RestorationNode
     else { return nil }
-    var components = IdentifierPath.components(of: path)
+    var components = self.components(of: path)
     guard let identifier = components.popLast() else { return nil }
     var index: Int?
     if let last = components.last, IdentifierPath.isIndexComponent(last) {
@@ -240,17 +250,24 @@ final class RestorationPass: ReferenceResolving {
 
   /// The entry of the closest proper ancestor path that has a record of its own.
   private func nearestArchivedAncestor(of path: String) -> Int? {
-    // Parent paths are prefixes of the path: look them up in place rather than making a string
-    // per level.
-    if case .some(var length) = IdentifierPath.parentLength(of: path) {
-      while let prefix = length {
-        if let index = entryIndex.value(forPrefix: prefix, of: path) { return index }
-        length =
-          IdentifierPath.parentLength(
-            of: String(decoding: path.utf8.prefix(prefix), as: UTF8.self)) ?? nil
+    // Parent paths are prefixes of the path: look them up in the path's own bytes rather than
+    // making a string per level. The table is read through a local: reading the property inside
+    // the closure copied the table, four retains and releases, per lookup.
+    var copy = path
+    let table = entryIndex
+    let found: Int?? = copy.withUTF8 { bytes -> Int?? in
+      for byte in bytes where byte >= 0x80 { return .none }
+      var end = IdentifierPath.parentEnd(in: bytes)
+      while let length = end {
+        let prefix = UnsafeBufferPointer(rebasing: bytes[..<length])
+        if let index = table.value(forBytes: UnsafeRawBufferPointer(prefix)) {
+          return .some(index)
+        }
+        end = IdentifierPath.parentEnd(in: prefix)
       }
-      return nil
+      return .some(nil)
     }
+    if case .some(let index) = found { return index }
     var current = IdentifierPath.parent(of: path)
     while let candidate = current {
       if let index = entryIndex.value(for: candidate) { return index }
@@ -258,6 +275,53 @@ final class RestorationPass: ReferenceResolving {
     }
     return nil
   }
+
+  /// The components of a path, as ``IdentifierPath/components(of:)`` splits them.
+  ///
+  /// Paths of one archive repeat the same few components (controller identifiers, index
+  /// components): each distinct component becomes a `String` once, where making one per
+  /// component of every record cost a tenth of a restore. The table is capped, so an archive of
+  /// all-distinct components costs one lookup more per component and no more memory.
+  private func components(of path: String) -> [String] {
+    var copy = path
+    let table = componentNames
+    var added: [String] = []
+    let split: [String]? = copy.withUTF8 { bytes -> [String]? in
+      var separators = 0
+      for byte in bytes {
+        if byte >= 0x80 { return nil }
+        if byte == UInt8(ascii: "/") { separators += 1 }
+      }
+      var result: [String] = []
+      result.reserveCapacity(separators + 1)
+      var start = 0
+      let count = bytes.count
+      // A while loop: iterating a closed range here went through unspecialized generic code.
+      var index = 0
+      while index <= count {
+        defer { index += 1 }
+        guard index == count || bytes[index] == UInt8(ascii: "/") else { continue }
+        let piece = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        if let known = table.value(forBytes: UnsafeRawBufferPointer(piece)) {
+          result.append(table.key(at: known))
+        } else {
+          let name = String(decoding: piece, as: UTF8.self)
+          added.append(name)
+          result.append(name)
+        }
+        start = index + 1
+      }
+      return result
+    }
+    for name in added where componentNames.count < Self.maxComponentNames {
+      componentNames.insert(name, componentNames.count)
+    }
+    return split ?? IdentifierPath.components(of: path)
+  }
+
+  /// The most distinct components kept by ``components(of:)``.
+  private static let maxComponentNames = 4096
+  @exclusivity(unchecked) private var componentNames = StringTable()
 
   // MARK: Decoding
 
