@@ -167,7 +167,19 @@ public enum IdentifierPath {
   ) -> T? {
     var path = path
     return path.withUTF8 { bytes in
-      for byte in bytes where byte >= 0x80 { return nil }
+      // Eight bytes at a time: a byte loop here was a third of splitting a path.
+      let raw = UnsafeRawBufferPointer(bytes)
+      var index = 0
+      while index + 8 <= raw.count {
+        if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+          return nil
+        }
+        index += 8
+      }
+      while index < raw.count {
+        if raw[index] >= 0x80 { return nil }
+        index += 1
+      }
       return body(bytes)
     }
   }
