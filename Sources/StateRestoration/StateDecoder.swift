@@ -2,6 +2,9 @@
 protocol ReferenceResolving: AnyObject {
   /// The live object restored for an identifier path, if any.
   func resolveReference(_ path: String) -> (any StateRestoring)?
+  /// The live object restored for the archive record at an index, as
+  /// ``resolveReference(_:)`` resolves that record's path.
+  func resolveReference(record index: Int) -> (any StateRestoring)?
   /// Records that objects archived under `paths` were dropped by a container.
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?)
   /// Writes a line to the debug log, if debug logging is on.
@@ -185,6 +188,10 @@ public final class StateDecoder {
   /// - Returns: The restored object, or nil when the key is absent, holds no reference, or the
   ///   referenced object was not restored.
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
+    if materialized == nil, let states {
+      guard let index = states.recordIndex(forKey: key, record: record) else { return nil }
+      return context?.resolveReference(record: index)
+    }
     guard case .reference(let path) = value(forKey: key) else { return nil }
     return context?.resolveReference(path)
   }
@@ -207,6 +214,14 @@ public final class StateDecoder {
   /// - Parameter key: The key.
   /// - Returns: One entry per archived reference, or nil when the key does not hold an array.
   public func decodeReferences(forKey key: String) -> [DecodedReference]? {
+    if materialized == nil, let states {
+      guard let indices = states.recordIndices(forKey: key, record: record) else { return nil }
+      return indices.map { index in
+        DecodedReference(
+          identifierPath: states.path(ofRecord: index),
+          object: context?.resolveReference(record: index))
+      }
+    }
     guard case .array(let items) = value(forKey: key) else { return nil }
     var result: [DecodedReference] = []
     result.reserveCapacity(items.count)

@@ -114,6 +114,37 @@ package final class ArchiveStates {
     try? reader.value(reference, depth: 3, uid: uid)
   }
 
+  /// The record a key's reference names, when the key holds a reference.
+  ///
+  /// Decoders resolve references by record rather than by path: no path is hashed or retained.
+  func recordIndex(forKey key: String, record: Int) -> Int? {
+    guard let reference = valueReference(forKey: key, record: record),
+      let index = reader.recordIndex(ofUID: reference), index < paths.count
+    else { return nil }
+    return index
+  }
+
+  /// The records an array of references names, in order, when the key holds an array;
+  /// elements that are not references are left out, as ``StateDecoder`` leaves them out.
+  func recordIndices(forKey key: String, record: Int) -> [Int]? {
+    guard let reference = valueReference(forKey: key, record: record),
+      let (count, start) = try? reader.containerSpan(reference, isDictionary: false)
+    else { return nil }
+    var indices: [Int] = []
+    indices.reserveCapacity(count)
+    for position in 0..<count {
+      if let index = reader.recordIndex(ofUID: reader.reference(at: start, position)),
+        index < paths.count
+      {
+        indices.append(index)
+      }
+    }
+    return indices
+  }
+
+  /// The identifier path of a record.
+  func path(ofRecord index: Int) -> String { paths[index] }
+
   /// The keys of a record's state, in the file's order.
   package func keys(record: Int) -> [String] {
     let span = spans[record]

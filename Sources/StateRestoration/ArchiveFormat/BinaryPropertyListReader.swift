@@ -769,6 +769,22 @@ struct BinaryPropertyListReader {
     )
   }
 
+  /// The record index a UID object holds, or nil when the object is not a UID.
+  ///
+  /// Meant for files whose values were checked (``check(_:depth:recordCount:)``); every bound
+  /// is still checked, so a wrong reference reads as nil, never past the file.
+  func recordIndex(ofUID reference: Int) -> Int? {
+    guard reference >= 0, reference < objectCount else { return nil }
+    let offset = offsets[reference]
+    let marker = bytes[offset]
+    guard marker >> 4 == 0x8 else { return nil }
+    let width = Int(marker & 0x0F) + 1
+    guard width <= 8, width <= offsetTableOffset - offset - 1 else { return nil }
+    let value = Self.bigEndian(bytes, at: offset + 1, width: width)
+    guard value <= UInt64(Int.max) else { return nil }
+    return Int(value)
+  }
+
   /// Lifts the value budget once the whole file has been checked.
   ///
   /// The check spent the budget as reading every value once would; values read afterwards are

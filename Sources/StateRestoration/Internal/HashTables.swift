@@ -344,13 +344,19 @@ struct IdentityMap<Value> {
 
   /// Makes room for `count` more entries without growing.
   mutating func reserveCapacity(_ count: Int) {
-    while (self.count + count) * 2 > slotKeys.count { grow() }
+    var size = slotKeys.count
+    while (self.count + count) * 2 > size { size *= 2 }
+    // One rebuild at the final size: growing step by step rebuilt the table a dozen times.
+    if size > slotKeys.count { grow(to: size) }
   }
 
   private mutating func grow() {
+    grow(to: slotKeys.count * 2)
+  }
+
+  private mutating func grow(to size: Int) {
     let oldKeys = slotKeys
     let oldValues = slotValues
-    let size = slotKeys.count * 2
     slotKeys = [UInt](repeating: 0, count: size)
     slotValues = [Value?](repeating: nil, count: size)
     mask = size - 1
