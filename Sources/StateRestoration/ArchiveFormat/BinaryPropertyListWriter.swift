@@ -71,6 +71,10 @@ struct BinaryPropertyListWriter {
     references.reserveCapacity(estimatedObjectCount)
     stringBytes.reserveCapacity(estimatedObjectCount * 8)
     stringTable = StringTable(capacity: max(16, estimatedObjectCount / 4))
+    // Dates and UIDs are often one or more per record (a record is about a dozen objects):
+    // sized up front, their tables are not rebuilt a dozen times as they fill.
+    dates = WordTable(capacity: max(16, estimatedObjectCount / 12))
+    uids = WordTable(capacity: max(16, estimatedObjectCount / 12))
   }
 
   // MARK: Building the object table
@@ -122,6 +126,46 @@ struct BinaryPropertyListWriter {
     return reference
   }
 
+  @inline(__always)
+  private mutating func add(bool value: Bool) -> Int {
+    let slot = value ? 1 : 0
+    if let existing = booleans[slot] { return existing }
+    let reference = append(.bool(value), bytes: 1)
+    booleans[slot] = reference
+    return reference
+  }
+
+  @inline(__always)
+  private mutating func add(integer value: Int64) -> Int {
+    let key = UInt64(bitPattern: value)
+    if let existing = integers.value(for: key) { return existing }
+    let width = value >= 0 ? Self.byteWidth(for: key) : 8
+    let reference = append(.integer(value), bytes: 1 + width)
+    integers.set(reference, for: key)
+    return reference
+  }
+
+  @inline(__always)
+  private mutating func add(real value: Double) -> Int {
+    if let existing = reals.value(for: value.bitPattern) { return existing }
+    // A real that a 32-bit float holds exactly (bit for bit, so -0.0, infinities and NaN
+    // payloads are kept) takes 4 bytes, as CoreFoundation writes float32 values; every
+    // reader of the format, this one since its first version included, widens it back.
+    let isFloat = Double(Float(value)).bitPattern == value.bitPattern
+    let reference = append(.real(value.bitPattern), bytes: isFloat ? 5 : 9)
+    reals.set(reference, for: value.bitPattern)
+    return reference
+  }
+
+  @inline(__always)
+  private mutating func add(date: Date) -> Int {
+    let bits = date.timeIntervalSinceReferenceDate.bitPattern
+    if let existing = dates.value(for: bits) { return existing }
+    let reference = append(.date(bits), bytes: 9)
+    dates.set(reference, for: bits)
+    return reference
+  }
+
   /// Adds a value; references are resolved to record indices by `resolve`.
   ///
   /// - Throws: ``RestorationError`` when `resolve` does, for a dangling reference.
@@ -131,35 +175,15 @@ struct BinaryPropertyListWriter {
   ) throws(RestorationError) -> Int {
     switch value {
     case .bool(let value):
-      let slot = value ? 1 : 0
-      if let existing = booleans[slot] { return existing }
-      let reference = append(.bool(value), bytes: 1)
-      booleans[slot] = reference
-      return reference
+      return add(bool: value)
     case .integer(let value):
-      let key = UInt64(bitPattern: value)
-      if let existing = integers.value(for: key) { return existing }
-      let width = value >= 0 ? Self.byteWidth(for: key) : 8
-      let reference = append(.integer(value), bytes: 1 + width)
-      integers.set(reference, for: key)
-      return reference
+      return add(integer: value)
     case .unsignedInteger(let value):
       return append(.unsignedInteger(value), bytes: 17)
     case .real(let value):
-      if let existing = reals.value(for: value.bitPattern) { return existing }
-      // A real that a 32-bit float holds exactly (bit for bit, so -0.0, infinities and NaN
-      // payloads are kept) takes 4 bytes, as CoreFoundation writes float32 values; every
-      // reader of the format, this one since its first version included, widens it back.
-      let isFloat = Double(Float(value)).bitPattern == value.bitPattern
-      let reference = append(.real(value.bitPattern), bytes: isFloat ? 5 : 9)
-      reals.set(reference, for: value.bitPattern)
-      return reference
+      return add(real: value)
     case .date(let date):
-      let bits = date.timeIntervalSinceReferenceDate.bitPattern
-      if let existing = dates.value(for: bits) { return existing }
-      let reference = append(.date(bits), bytes: 9)
-      dates.set(reference, for: bits)
-      return reference
+      return add(date: date)
     case .data(let data):
       datas.append(data)
       return append(.data(datas.count - 1), bytes: Self.headerSize(count: data.count) + data.count)
@@ -171,7 +195,17 @@ struct BinaryPropertyListWriter {
       let mark = scratch.count
       try elements.withUnsafeBufferPointer { (elements) throws(RestorationError) in
         for index in elements.indices {
-          let child = try add(elements[index], resolve: resolve)
+          // Matched in place, as in `addDictionary(entries:...)`.
+          let child: Int
+          switch elements[index] {
+          case .integer(let value): child = add(integer: value)
+          case .real(let value): child = add(real: value)
+          case .bool(let value): child = add(bool: value)
+          case .date(let value): child = add(date: value)
+          case .string(let value): child = add(string: value)
+          case .reference(let path): child = add(uid: try resolve(path))
+          default: child = try add(elements[index], resolve: resolve)
+          }
           scratch.append(child)
         }
       }
@@ -237,7 +271,18 @@ struct BinaryPropertyListWriter {
         scratch.append(reference)
       }
       for index in entries.indices {
-        let child = try add(entries[index].value, resolve: resolve)
+        // Scalars are matched in place: handing the whole value to `add` copied it, with a
+        // retain and a release, for every value of every object.
+        let child: Int
+        switch entries[index].value {
+        case .integer(let value): child = add(integer: value)
+        case .real(let value): child = add(real: value)
+        case .bool(let value): child = add(bool: value)
+        case .date(let value): child = add(date: value)
+        case .string(let value): child = add(string: value)
+        case .reference(let path): child = add(uid: try resolve(path))
+        default: child = try add(entries[index].value, resolve: resolve)
+        }
         scratch.append(child)
       }
     }
