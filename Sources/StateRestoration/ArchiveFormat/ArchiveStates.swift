@@ -111,7 +111,8 @@ package final class ArchiveStates {
   }
 
   private func value(at reference: Int) -> StateValue? {
-    try? reader.value(reference, depth: 3, uid: uid)
+    if let scalar = reader.scalarValue(reference) { return scalar }
+    return try? reader.value(reference, depth: 3, uid: uid)
   }
 
   /// The record a key's reference names, when the key holds a reference.
