@@ -213,9 +213,14 @@ struct IdentifierPathResolver {
 
   /// Makes room for `count` more objects, so that a pass of known size does not rehash its
   /// tables as they grow.
-  mutating func reserveCapacity(_ count: Int) {
+  ///
+  /// - Parameters:
+  ///   - count: The number of objects.
+  ///   - pinning: Whether objects will be pinned (a restoration pins each located object; a
+  ///     preservation pins none).
+  mutating func reserveCapacity(_ count: Int, pinning: Bool = true) {
     prefixes.reserveCapacity(count)
-    pinned.reserveCapacity(count)
+    if pinning { pinned.reserveCapacity(count) }
   }
 
   /// Fixes the path of an object; paths of objects below it start from this path.
