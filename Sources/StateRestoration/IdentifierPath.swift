@@ -126,11 +126,23 @@ public enum IdentifierPath {
     if let depth = asciiBytes(
       of: path,
       { bytes in
+        // One pass over the bytes; only a component that starts with ":[" is checked in full,
+        // where checking every component through the generic check cost a thousand
+        // instructions per path, a twentieth of preserving an object.
+        // A while loop: iterating a closed range here went through unspecialized generic code.
         var depth = 0
         var start = 0
-        for index in 0...bytes.count where index == bytes.count || bytes[index] == slash {
-          if !isIndexComponent(bytes: bytes[start..<index]) { depth += 1 }
-          start = index + 1
+        let count = bytes.count
+        var index = 0
+        while index <= count {
+          if index == count || bytes[index] == slash {
+            let isIndex =
+              index - start > 4 && bytes[start] == colon && bytes[start + 1] == openBracket
+              && isIndexComponent(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            if !isIndex { depth += 1 }
+            start = index + 1
+          }
+          index += 1
         }
         return depth
       })
@@ -155,7 +167,19 @@ public enum IdentifierPath {
   ) -> T? {
     var path = path
     return path.withUTF8 { bytes in
-      for byte in bytes where byte >= 0x80 { return nil }
+      // Eight bytes at a time: a byte loop here was a third of splitting a path.
+      let raw = UnsafeRawBufferPointer(bytes)
+      var index = 0
+      while index + 8 <= raw.count {
+        if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+          return nil
+        }
+        index += 8
+      }
+      while index < raw.count {
+        if raw[index] >= 0x80 { return nil }
+        index += 1
+      }
       return body(bytes)
     }
   }
@@ -189,9 +213,14 @@ struct IdentifierPathResolver {
 
   /// Makes room for `count` more objects, so that a pass of known size does not rehash its
   /// tables as they grow.
-  mutating func reserveCapacity(_ count: Int) {
+  ///
+  /// - Parameters:
+  ///   - count: The number of objects.
+  ///   - pinning: Whether objects will be pinned (a restoration pins each located object; a
+  ///     preservation pins none).
+  mutating func reserveCapacity(_ count: Int, pinning: Bool = true) {
     prefixes.reserveCapacity(count)
-    pinned.reserveCapacity(count)
+    if pinning { pinned.reserveCapacity(count) }
   }
 
   /// Fixes the path of an object; paths of objects below it start from this path.

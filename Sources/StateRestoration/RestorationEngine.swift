@@ -55,6 +55,9 @@ public final class RestorationEngine {
   public private(set) var lastPreservationReport: PreservationReport?
 
   private var classNames = ClassNames()
+  /// How many objects the last preservation pass visited: the next pass sizes its tables for as
+  /// many, since an app's tree changes little between two preserves.
+  private var lastPreservedObjectCount = 0
   /// Restorations not yet complete: 1 while restoring, plus one per extension.
   private var pendingRestorations = 0
   /// Whether the archive on disk is the one restored from (not one written since).
@@ -208,7 +211,9 @@ public final class RestorationEngine {
     }
     let clock = ContinuousClock()
     let start = clock.now
-    let pass = PreservationPass(registry: registry, classNames: classNames) { [weak self] in
+    let pass = PreservationPass(
+      registry: registry, classNames: classNames, expectedObjects: lastPreservedObjectCount
+    ) { [weak self] in
       self?.warn($0)
     }
     let topCoder = pass.makeTopLevelCoder()
@@ -219,6 +224,7 @@ public final class RestorationEngine {
     delegate.willEncodeRestorableState(with: topCoder)
     pass.run(roots: roots)
     classNames = pass.updatedClassNames
+    lastPreservedObjectCount = pass.visitedObjectCount
 
     var topLevel = KeyedValues()
     topLevel[RestorationArchive.Key.majorVersion] = .integer(
@@ -330,8 +336,9 @@ public final class RestorationEngine {
     phaseObserver?(.decodeArchive)
     let decodeStart = clock.now
     let archive: RestorationArchive
+    let states: ArchiveStates
     do {
-      archive = try RestorationArchive(decoding: bytes, limits: settings.limits)
+      (archive, states) = try RestorationArchive.readLazily(bytes, limits: settings.limits)
     } catch {
       let located = error.file == nil ? error.inFile(archiveLocation) : error
       pendingRestorations = 0
@@ -347,6 +354,7 @@ public final class RestorationEngine {
 
     let pass = RestorationPass(
       archive: archive,
+      states: states,
       registry: registry,
       delegate: delegate,
       applicationContext: applicationContext,

@@ -2,6 +2,9 @@
 protocol ReferenceResolving: AnyObject {
   /// The live object restored for an identifier path, if any.
   func resolveReference(_ path: String) -> (any StateRestoring)?
+  /// The live object restored for the archive record at an index, as
+  /// ``resolveReference(_:)`` resolves that record's path.
+  func resolveReference(record index: Int) -> (any StateRestoring)?
   /// Records that objects archived under `paths` were dropped by a container.
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?)
   /// Writes a line to the debug log, if debug logging is on.
@@ -29,11 +32,25 @@ public struct DecodedReference {
 /// traps, whatever the archive holds.
 public final class StateDecoder {
   /// The archived values.
-  public let values: KeyedValues
+  ///
+  /// A decoder of a restore reads its values from the checked archive when a key is asked for;
+  /// this property reads them all at once, on first use.
+  public var values: KeyedValues {
+    if let materialized { return materialized }
+    guard let states else { return KeyedValues() }
+    let all = states.values(record: record)
+    materialized = all
+    return all
+  }
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
   public let identifierPath: String?
 
   private weak var context: (any ReferenceResolving)?
+  /// The values, when given whole or once read whole.
+  private var materialized: KeyedValues?
+  /// The archive the values are read from, and the record's index in it; nil when given whole.
+  private let states: ArchiveStates?
+  private let record: Int
 
   /// Creates a decoder over values, outside any restoration pass.
   ///
@@ -47,19 +64,48 @@ public final class StateDecoder {
   }
 
   init(values: KeyedValues, identifierPath: String?, context: (any ReferenceResolving)?) {
-    self.values = values
+    self.materialized = values
     self.identifierPath = identifierPath
     self.context = context
+    self.states = nil
+    self.record = 0
+  }
+
+  /// Creates a decoder that reads a record's values from a checked archive on demand.
+  init(
+    states: ArchiveStates,
+    record: Int,
+    identifierPath: String?,
+    context: (any ReferenceResolving)?
+  ) {
+    self.materialized = nil
+    self.identifierPath = identifierPath
+    self.context = context
+    self.states = states
+    self.record = record
+  }
+
+  /// The archived value of a key: from the values when they are whole, else from the archive.
+  @inline(__always)
+  private func value(forKey key: String) -> StateValue? {
+    if let materialized { return materialized[key] }
+    return states?.value(forKey: key, record: record)
   }
 
   /// Whether the archive holds a value for a key.
   ///
   /// - Parameter key: The key.
   /// - Returns: True if the key holds a value.
-  public func contains(_ key: String) -> Bool { values[key] != nil }
+  public func contains(_ key: String) -> Bool {
+    if let materialized { return materialized[key] != nil }
+    return states?.contains(key, record: record) ?? false
+  }
 
   /// The keys the archive holds for this object, in the order they were written.
-  public var allKeys: [String] { values.keys }
+  public var allKeys: [String] {
+    if let materialized { return materialized.keys }
+    return states?.keys(record: record) ?? []
+  }
 
   /// Reads a value of a built-in type.
   ///
@@ -86,7 +132,7 @@ public final class StateDecoder {
     _ type: T.Type,
     forKey key: String
   ) throws(RestorationError) -> T? {
-    guard let value = values[key] else { return nil }
+    guard let value = value(forKey: key) else { return nil }
     do {
       return try value.decoded(as: type)
     } catch {
@@ -106,7 +152,7 @@ public final class StateDecoder {
     _ type: T.Type,
     forKey key: String
   ) throws(RestorationError) -> T {
-    guard let value = values[key] else {
+    guard let value = value(forKey: key) else {
       throw RestorationError(
         .keyNotFound,
         "no value for the key",
@@ -134,7 +180,7 @@ public final class StateDecoder {
   ///
   /// - Parameter key: The key.
   /// - Returns: The value, or nil when the key is absent.
-  public func decodeValue(forKey key: String) -> StateValue? { values[key] }
+  public func decodeValue(forKey key: String) -> StateValue? { value(forKey: key) }
 
   /// Reads a reference to another restorable object.
   ///
@@ -142,7 +188,11 @@ public final class StateDecoder {
   /// - Returns: The restored object, or nil when the key is absent, holds no reference, or the
   ///   referenced object was not restored.
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
-    guard case .reference(let path) = values[key] else { return nil }
+    if materialized == nil, let states {
+      guard let index = states.recordIndex(forKey: key, record: record) else { return nil }
+      return context?.resolveReference(record: index)
+    }
+    guard case .reference(let path) = value(forKey: key) else { return nil }
     return context?.resolveReference(path)
   }
 
@@ -164,7 +214,15 @@ public final class StateDecoder {
   /// - Parameter key: The key.
   /// - Returns: One entry per archived reference, or nil when the key does not hold an array.
   public func decodeReferences(forKey key: String) -> [DecodedReference]? {
-    guard case .array(let items) = values[key] else { return nil }
+    if materialized == nil, let states {
+      guard let indices = states.recordIndices(forKey: key, record: record) else { return nil }
+      return indices.map { index in
+        DecodedReference(
+          identifierPath: states.path(ofRecord: index),
+          object: context?.resolveReference(record: index))
+      }
+    }
+    guard case .array(let items) = value(forKey: key) else { return nil }
     var result: [DecodedReference] = []
     result.reserveCapacity(items.count)
     for item in items {

@@ -32,6 +32,28 @@ import Testing
     return fused
   }
 
+  /// A pass sizes its tables for the last pass's object count; a tree that grows or shrinks
+  /// between preserves must still be archived exactly as a fresh engine archives it.
+  @Test func passesSizedByTheLastPassArchiveGrowingAndShrinkingTrees() throws {
+    func tree(_ count: Int) -> TestController {
+      let root = TestController("Root")
+      for index in 0..<count {
+        let child = TestController("Child\(index)")
+        child.state = ["index": index]
+        root.addChild(child)
+      }
+      return root
+    }
+    let reused = engine(TestDelegate())
+    for count in [3, 200, 5, 0, 50] {
+      let root = tree(count)
+      let bytes = try #require(reused.makeArchiveBytes(roots: [root]).bytes)
+      let fresh = try #require(engine(TestDelegate()).makeArchiveBytes(roots: [root]).bytes)
+      #expect(bytes == fresh, "\(count) children")
+      #expect(try RestorationArchive(decoding: bytes).records.count == count + 1)
+    }
+  }
+
   @Test func talkDemoWithEveryValueTypeIsByteIdentical() throws {
     let demo = TalkDemo()
     demo.first.state = ["sliderValue": 89, "b": 2, "a": 1]

@@ -75,6 +75,11 @@ struct BinaryPropertyListReader {
 
   /// Decoded strings, by object index, so shared keys are built once.
   private var stringCache: [String?]
+  /// The name number of each key object seen by ``keyNumber(_:)``, by object index; -1 unseen.
+  private var keyNumbers: [Int32] = []
+  private var numbersByName: [String: Int32] = [:]
+  /// The name numbers of the dictionary being checked (one buffer for all of them).
+  var scratch: [Int32] = []
   /// Containers being decoded, to detect reference cycles.
   private var inProgress: [Bool]
   /// How many more values may be materialized; bounds the work a file of shared containers
@@ -186,6 +191,7 @@ struct BinaryPropertyListReader {
   }
 
   /// The byte offset of an object, after checking the reference.
+  @inline(__always)
   func offset(of reference: Int) throws(RestorationError) -> Int {
     guard reference >= 0, reference < objectCount else {
       throw RestorationError(
@@ -547,6 +553,303 @@ struct BinaryPropertyListReader {
       }
       return result
     }
+  }
+
+  // MARK: Checking without building values
+
+  /// Checks an object exactly as ``value(_:depth:uid:)`` reads it (the same limits, budget and
+  /// errors, in the same order) without building the value; UIDs must be below `recordCount`.
+  ///
+  /// The engine's restore checks a whole archive this way, then reads each value only when a
+  /// decoder asks for it: a value nobody reads is never built, and nothing is built twice.
+  mutating func check(
+    _ reference: Int,
+    depth: Int,
+    recordCount: Int
+  ) throws(RestorationError) {
+    guard valueBudget > 0 else {
+      throw RestorationError(
+        .limitExceeded,
+        "file references its containers more often than its size allows (shared-container bomb)"
+      )
+    }
+    valueBudget -= 1
+    let offset = try offset(of: reference)
+    let marker = bytes[offset]
+    switch marker >> 4 {
+    case 0x0:
+      switch marker {
+      case 0x08, 0x09: return
+      case 0x00:
+        throw RestorationError(.malformed, "null values are not supported", offset: offset)
+      default:
+        throw RestorationError(
+          .malformed,
+          "unknown marker 0x\(String(marker, radix: 16))",
+          offset: offset
+        )
+      }
+    case 0x1:
+      _ = try integer(at: offset)
+    case 0x2:
+      _ = try real(at: offset)
+    case 0x3:
+      guard marker == 0x33 else {
+        throw RestorationError(.malformed, "date is not 8 bytes", offset: offset)
+      }
+      try checkSpan(start: offset + 1, count: 8, width: 1, at: offset)
+    case 0x4:
+      let (count, start) = try header(at: offset)
+      guard count <= limits.maxDataLength else {
+        throw RestorationError(
+          .limitExceeded,
+          "data of \(count) bytes (limit \(limits.maxDataLength))",
+          offset: offset
+        )
+      }
+      try checkSpan(start: start, count: count, width: 1, at: offset)
+    case 0x5, 0x6:
+      try checkString(reference)
+    case 0x8:
+      let width = Int(marker & 0x0F) + 1
+      guard width <= 8 else {
+        throw RestorationError(.malformed, "UID of \(width) bytes", offset: offset)
+      }
+      try checkSpan(start: offset + 1, count: width, width: 1, at: offset)
+      let index = Self.bigEndian(bytes, at: offset + 1, width: width)
+      guard index <= UInt64(Int.max) else {
+        throw RestorationError(.malformed, "UID \(index) is out of range", offset: offset)
+      }
+      guard index < UInt64(recordCount) else {
+        throw Self.recordReferenceError(Int(index), recordCount: recordCount)
+      }
+    case 0xA:
+      try container(reference, depth: depth) {
+        (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) in
+        let (count, start) = try reader.containerSpan(reference, isDictionary: false)
+        for index in 0..<count {
+          try reader.check(
+            reader.reference(at: start, index), depth: depth + 1, recordCount: recordCount)
+        }
+      }
+    case 0xD:
+      try container(reference, depth: depth) {
+        (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) in
+        let (count, start) = try reader.containerSpan(reference, isDictionary: true)
+        var names = Set<String>(minimumCapacity: count)
+        for index in 0..<count {
+          let name = try reader.string(reader.reference(at: start, index))
+          guard names.insert(name).inserted else {
+            throw RestorationError(
+              .malformed,
+              "dictionary repeats the key '\(name)'",
+              offset: offset
+            )
+          }
+          try reader.check(
+            reader.reference(at: start, count + index), depth: depth + 1, recordCount: recordCount
+          )
+        }
+      }
+    case 0xC:
+      throw RestorationError(.malformed, "sets are not supported", offset: offset)
+    default:
+      throw RestorationError(
+        .malformed,
+        "unknown marker 0x\(String(marker, radix: 16))",
+        offset: offset
+      )
+    }
+  }
+
+  /// Checks a Boolean, an integer of up to 8 bytes, a real, a date or a UID in line, and
+  /// returns true; returns false, having checked nothing and spent no budget, for any other
+  /// object and for any of these that is not well formed, which ``check(_:depth:recordCount:)``
+  /// then checks (and reports) in full.
+  ///
+  /// Most values of a state are such scalars: checking them without the general check's call
+  /// and dispatch halves the cost of checking a state.
+  @inline(__always)
+  mutating func checkScalar(_ reference: Int, recordCount: Int) -> Bool {
+    guard valueBudget > 0, reference >= 0, reference < objectCount else { return false }
+    let offset = offsets[reference]
+    let marker = bytes[offset]
+    let width: Int
+    switch marker {
+    case 0x08, 0x09: width = 0
+    case 0x10...0x13: width = 1 << Int(marker & 0x0F)
+    case 0x22: width = 4
+    case 0x23, 0x33: width = 8
+    case 0x80...0x87: width = Int(marker & 0x0F) + 1
+    default: return false
+    }
+    guard width <= offsetTableOffset - offset - 1 else { return false }
+    if marker >> 4 == 0x8 {
+      let index = Self.bigEndian(bytes, at: offset + 1, width: width)
+      guard index < UInt64(recordCount) else { return false }
+    }
+    valueBudget -= 1
+    return true
+  }
+
+  /// A Boolean, an integer of up to 8 bytes, a real or a date, read as
+  /// ``value(_:depth:uid:)`` reads it; nil for any other object, or one that is not well formed,
+  /// which `value` then reads (or reports) in full.
+  @inline(__always)
+  func scalarValue(_ reference: Int) -> StateValue? {
+    guard reference >= 0, reference < objectCount else { return nil }
+    let offset = offsets[reference]
+    let marker = bytes[offset]
+    let width: Int
+    switch marker {
+    case 0x08: return .bool(false)
+    case 0x09: return .bool(true)
+    case 0x10...0x13: width = 1 << Int(marker & 0x0F)
+    case 0x22: width = 4
+    case 0x23, 0x33: width = 8
+    default: return nil
+    }
+    guard width <= offsetTableOffset - offset - 1 else { return nil }
+    let bits = Self.bigEndian(bytes, at: offset + 1, width: width)
+    switch marker {
+    case 0x13: return .integer(Int64(bitPattern: bits))
+    case 0x10...0x12: return .integer(Int64(bits))
+    case 0x22: return .real(Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))))
+    case 0x23: return .real(Double(bitPattern: bits))
+    default: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
+    }
+  }
+
+  /// Checks a dictionary exactly as ``keyedValues(_:depth:uid:)`` reads it, without building
+  /// its values.
+  ///
+  /// - Returns: The dictionary's entry count and the offset of its first key reference.
+  mutating func checkKeyedValues(
+    _ reference: Int,
+    depth: Int,
+    recordCount: Int
+  ) throws(RestorationError) -> (count: Int, start: Int) {
+    try container(reference, depth: depth) {
+      (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> (
+        count: Int, start: Int
+      ) in
+      let (count, start) = try reader.containerSpan(reference, isDictionary: true)
+      // Keys are compared by name number (one per distinct name, see `keyNumber`): a short
+      // list is searched, a long one hashed, as `KeyedValues` does with names.
+      reader.scratch.removeAll(keepingCapacity: true)
+      var hashed: Set<Int32>?
+      for index in 0..<count {
+        let key = reader.reference(at: start, index)
+        let number = try reader.keyNumber(key)
+        let repeated: Bool
+        if hashed != nil {
+          repeated = hashed?.insert(number).inserted == false
+        } else {
+          repeated = reader.scratch.contains(number)
+          reader.scratch.append(number)
+          if reader.scratch.count > KeyedValues.indexThreshold { hashed = Set(reader.scratch) }
+        }
+        guard !repeated else {
+          throw RestorationError(
+            .malformed,
+            "dictionary repeats the key '\(try reader.string(key))'",
+            offset: try reader.offset(of: reference)
+          )
+        }
+        let value = reader.reference(at: start, count + index)
+        if reader.checkScalar(value, recordCount: recordCount) { continue }
+        try reader.check(value, depth: depth + 1, recordCount: recordCount)
+      }
+      return (count, start)
+    }
+  }
+
+  /// A number for the name a key object holds: equal names, in one object or several, get the
+  /// same number, so that keys compare as integers.
+  ///
+  /// The first use of a key object reads its string (with every check of ``string(_:)``);
+  /// names are numbered through a `Set`-hashed dictionary, whose seeded hash a file cannot
+  /// aim collisions at.
+  mutating func keyNumber(_ reference: Int) throws(RestorationError) -> Int32 {
+    _ = try offset(of: reference)
+    if keyNumbers.isEmpty { keyNumbers = [Int32](repeating: -1, count: objectCount) }
+    let known = keyNumbers[reference]
+    if known >= 0 { return known }
+    let name = try string(reference)
+    let number: Int32
+    if let existing = numbersByName[name] {
+      number = existing
+    } else {
+      number = Int32(truncatingIfNeeded: numbersByName.count)
+      numbersByName[name] = number
+    }
+    keyNumbers[reference] = number
+    return number
+  }
+
+  /// Checks a string object exactly as ``string(_:)`` reads it, without building the string.
+  mutating func checkString(_ reference: Int) throws(RestorationError) {
+    let offset = try offset(of: reference)
+    if stringCache[reference] != nil { return }
+    let marker = bytes[offset] >> 4
+    guard marker == 0x5 || marker == 0x6 else {
+      throw RestorationError(.malformed, "object \(reference) is not a string", offset: offset)
+    }
+    let (count, start) = try header(at: offset)
+    guard count <= limits.maxStringLength else {
+      throw RestorationError(
+        .limitExceeded,
+        "string of \(count) characters (limit \(limits.maxStringLength))",
+        offset: offset
+      )
+    }
+    if marker == 0x5 {
+      try checkSpan(start: start, count: count, width: 1, at: offset)
+      let ascii = bytes.withUnsafeBufferPointer { buffer -> Bool in
+        var combined: UInt8 = 0
+        for byte in UnsafeBufferPointer(rebasing: buffer[start..<(start + count)]) {
+          combined |= byte
+        }
+        return combined < 0x80
+      }
+      guard ascii else {
+        throw RestorationError(.malformed, "ASCII string holds a non-ASCII byte", offset: offset)
+      }
+    } else {
+      try checkSpan(start: start, count: count, width: 2, at: offset)
+    }
+  }
+
+  /// The error for a UID that names no record, as the archive reader reports it.
+  static func recordReferenceError(_ index: Int, recordCount: Int) -> RestorationError {
+    RestorationError(
+      .malformed,
+      "reference to object record \(index), but there are \(recordCount)"
+    )
+  }
+
+  /// The record index a UID object holds, or nil when the object is not a UID.
+  ///
+  /// Meant for files whose values were checked (``check(_:depth:recordCount:)``); every bound
+  /// is still checked, so a wrong reference reads as nil, never past the file.
+  func recordIndex(ofUID reference: Int) -> Int? {
+    guard reference >= 0, reference < objectCount else { return nil }
+    let offset = offsets[reference]
+    let marker = bytes[offset]
+    guard marker >> 4 == 0x8 else { return nil }
+    let width = Int(marker & 0x0F) + 1
+    guard width <= 8, width <= offsetTableOffset - offset - 1 else { return nil }
+    let value = Self.bigEndian(bytes, at: offset + 1, width: width)
+    guard value <= UInt64(Int.max) else { return nil }
+    return Int(value)
+  }
+
+  /// Lifts the value budget once the whole file has been checked.
+  ///
+  /// The check spent the budget as reading every value once would; values read afterwards are
+  /// those the app asks for, and a value the check accepted is within the budget on its own.
+  mutating func endBudget() {
+    valueBudget = Int.max
   }
 
   /// Runs `body` for a container, guarding depth and cycles.

@@ -71,6 +71,10 @@ struct BinaryPropertyListWriter {
     references.reserveCapacity(estimatedObjectCount)
     stringBytes.reserveCapacity(estimatedObjectCount * 8)
     stringTable = StringTable(capacity: max(16, estimatedObjectCount / 4))
+    // Dates and UIDs are often one or more per record (a record is about a dozen objects):
+    // sized up front, their tables are not rebuilt a dozen times as they fill.
+    dates = WordTable(capacity: max(16, estimatedObjectCount / 12))
+    uids = WordTable(capacity: max(16, estimatedObjectCount / 12))
   }
 
   // MARK: Building the object table
@@ -122,6 +126,46 @@ struct BinaryPropertyListWriter {
     return reference
   }
 
+  @inline(__always)
+  private mutating func add(bool value: Bool) -> Int {
+    let slot = value ? 1 : 0
+    if let existing = booleans[slot] { return existing }
+    let reference = append(.bool(value), bytes: 1)
+    booleans[slot] = reference
+    return reference
+  }
+
+  @inline(__always)
+  private mutating func add(integer value: Int64) -> Int {
+    let key = UInt64(bitPattern: value)
+    if let existing = integers.value(for: key) { return existing }
+    let width = value >= 0 ? Self.byteWidth(for: key) : 8
+    let reference = append(.integer(value), bytes: 1 + width)
+    integers.set(reference, for: key)
+    return reference
+  }
+
+  @inline(__always)
+  private mutating func add(real value: Double) -> Int {
+    if let existing = reals.value(for: value.bitPattern) { return existing }
+    // A real that a 32-bit float holds exactly (bit for bit, so -0.0, infinities and NaN
+    // payloads are kept) takes 4 bytes, as CoreFoundation writes float32 values; every
+    // reader of the format, this one since its first version included, widens it back.
+    let isFloat = Double(Float(value)).bitPattern == value.bitPattern
+    let reference = append(.real(value.bitPattern), bytes: isFloat ? 5 : 9)
+    reals.set(reference, for: value.bitPattern)
+    return reference
+  }
+
+  @inline(__always)
+  private mutating func add(date: Date) -> Int {
+    let bits = date.timeIntervalSinceReferenceDate.bitPattern
+    if let existing = dates.value(for: bits) { return existing }
+    let reference = append(.date(bits), bytes: 9)
+    dates.set(reference, for: bits)
+    return reference
+  }
+
   /// Adds a value; references are resolved to record indices by `resolve`.
   ///
   /// - Throws: ``RestorationError`` when `resolve` does, for a dangling reference.
@@ -131,35 +175,15 @@ struct BinaryPropertyListWriter {
   ) throws(RestorationError) -> Int {
     switch value {
     case .bool(let value):
-      let slot = value ? 1 : 0
-      if let existing = booleans[slot] { return existing }
-      let reference = append(.bool(value), bytes: 1)
-      booleans[slot] = reference
-      return reference
+      return add(bool: value)
     case .integer(let value):
-      let key = UInt64(bitPattern: value)
-      if let existing = integers.value(for: key) { return existing }
-      let width = value >= 0 ? Self.byteWidth(for: key) : 8
-      let reference = append(.integer(value), bytes: 1 + width)
-      integers.set(reference, for: key)
-      return reference
+      return add(integer: value)
     case .unsignedInteger(let value):
       return append(.unsignedInteger(value), bytes: 17)
     case .real(let value):
-      if let existing = reals.value(for: value.bitPattern) { return existing }
-      // A real that a 32-bit float holds exactly (bit for bit, so -0.0, infinities and NaN
-      // payloads are kept) takes 4 bytes, as CoreFoundation writes float32 values; every
-      // reader of the format, this one since its first version included, widens it back.
-      let isFloat = Double(Float(value)).bitPattern == value.bitPattern
-      let reference = append(.real(value.bitPattern), bytes: isFloat ? 5 : 9)
-      reals.set(reference, for: value.bitPattern)
-      return reference
+      return add(real: value)
     case .date(let date):
-      let bits = date.timeIntervalSinceReferenceDate.bitPattern
-      if let existing = dates.value(for: bits) { return existing }
-      let reference = append(.date(bits), bytes: 9)
-      dates.set(reference, for: bits)
-      return reference
+      return add(date: date)
     case .data(let data):
       datas.append(data)
       return append(.data(datas.count - 1), bytes: Self.headerSize(count: data.count) + data.count)
@@ -171,7 +195,17 @@ struct BinaryPropertyListWriter {
       let mark = scratch.count
       try elements.withUnsafeBufferPointer { (elements) throws(RestorationError) in
         for index in elements.indices {
-          let child = try add(elements[index], resolve: resolve)
+          // Matched in place, as in `addDictionary(entries:...)`.
+          let child: Int
+          switch elements[index] {
+          case .integer(let value): child = add(integer: value)
+          case .real(let value): child = add(real: value)
+          case .bool(let value): child = add(bool: value)
+          case .date(let value): child = add(date: value)
+          case .string(let value): child = add(string: value)
+          case .reference(let path): child = add(uid: try resolve(path))
+          default: child = try add(elements[index], resolve: resolve)
+          }
           scratch.append(child)
         }
       }
@@ -237,7 +271,18 @@ struct BinaryPropertyListWriter {
         scratch.append(reference)
       }
       for index in entries.indices {
-        let child = try add(entries[index].value, resolve: resolve)
+        // Scalars are matched in place: handing the whole value to `add` copied it, with a
+        // retain and a release, for every value of every object.
+        let child: Int
+        switch entries[index].value {
+        case .integer(let value): child = add(integer: value)
+        case .real(let value): child = add(real: value)
+        case .bool(let value): child = add(bool: value)
+        case .date(let value): child = add(date: value)
+        case .string(let value): child = add(string: value)
+        case .reference(let path): child = add(uid: try resolve(path))
+        default: child = try add(entries[index].value, resolve: resolve)
+        }
         scratch.append(child)
       }
     }
@@ -261,8 +306,12 @@ struct BinaryPropertyListWriter {
 
   private mutating func appendContainer(from mark: Int, isDictionary: Bool) -> Int {
     let start = references.count
-    references.append(contentsOf: scratch[mark...])
-    scratch.removeSubrange(mark...)
+    // Copied through a buffer and cut with `removeLast`: appending the slice and removing the
+    // subrange went through the general range-replacing code, per container.
+    scratch.withUnsafeBufferPointer { pending in
+      references.append(contentsOf: UnsafeBufferPointer(rebasing: pending[mark...]))
+    }
+    scratch.removeLast(scratch.count - mark)
     let range = start..<references.count
     let count = isDictionary ? range.count / 2 : range.count
     return append(
@@ -498,19 +547,45 @@ struct ByteWriter {
   /// Container references, each `width` bytes, big-endian.
   @inline(__always)
   mutating func appendReferences(_ references: [Int], _ range: Range<Int>, width: Int) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= references.count)
     reserve(range.count * width, at: count)
-    var position = count
+    var out = base + count
+    // The widths archives use (1 to 3 bytes) are written without an inner loop: a byte loop
+    // per reference was a tenth of writing the bytes.
     references.withUnsafeBufferPointer { refs in
-      for index in range {
-        let value = UInt64(truncatingIfNeeded: refs[index])
-        var shift = UInt64((width - 1) * 8)
-        for _ in 0..<width {
-          base[position] = UInt8(truncatingIfNeeded: value >> shift)
-          position += 1
-          shift &-= 8
+      switch width {
+      case 1:
+        for index in range {
+          out[0] = UInt8(truncatingIfNeeded: refs[index])
+          out += 1
+        }
+      case 2:
+        for index in range {
+          let value = refs[index]
+          out[0] = UInt8(truncatingIfNeeded: value &>> 8)
+          out[1] = UInt8(truncatingIfNeeded: value)
+          out += 2
+        }
+      case 3:
+        for index in range {
+          let value = refs[index]
+          out[0] = UInt8(truncatingIfNeeded: value &>> 16)
+          out[1] = UInt8(truncatingIfNeeded: value &>> 8)
+          out[2] = UInt8(truncatingIfNeeded: value)
+          out += 3
+        }
+      default:
+        for index in range {
+          let value = UInt64(truncatingIfNeeded: refs[index])
+          var shift = UInt64((width - 1) * 8)
+          for _ in 0..<width {
+            out[0] = UInt8(truncatingIfNeeded: value >> shift)
+            out += 1
+            shift &-= 8
+          }
         }
       }
     }
-    count = position
+    count += range.count * width
   }
 }

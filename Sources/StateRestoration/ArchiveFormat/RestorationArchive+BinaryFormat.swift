@@ -84,8 +84,36 @@ extension RestorationArchive {
   ///   ``RestorationError/Code/unsupportedVersion`` or ``RestorationError/Code/limitExceeded``.
   /// - Complexity: O(n) in the size of the file.
   public init(decoding bytes: [UInt8], limits: ArchiveLimits = .default) throws(RestorationError) {
-    topLevel = KeyedValues()
-    records = []
+    self = try Self.read(bytes, limits: limits, lazily: false).archive
+  }
+
+  /// Reads an archive and checks every byte of it, as ``init(decoding:limits:)`` does, leaving
+  /// the records' states in the file: each record's `state` is empty, and the returned
+  /// ``ArchiveStates`` reads its values when a decoder asks for them.
+  ///
+  /// A restore reads most values once, into the app's own properties: building every value
+  /// first, then a `KeyedValues` per record, then freeing them all cost more than the rest of
+  /// the restore.
+  ///
+  /// - Throws: The errors of ``init(decoding:limits:)``, for the same input.
+  package static func readLazily(
+    _ bytes: [UInt8],
+    limits: ArchiveLimits
+  ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates) {
+    let (archive, states) = try read(bytes, limits: limits, lazily: true)
+    // A lazy read always makes the states; the optional is only for the eager one.
+    guard let states else {
+      throw RestorationError(.malformed, "the archive's states could not be read")
+    }
+    return (archive, states)
+  }
+
+  private static func read(
+    _ bytes: [UInt8],
+    limits: ArchiveLimits,
+    lazily: Bool
+  ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates?) {
+    var archive = RestorationArchive()
     var reader = try BinaryPropertyListReader(bytes: bytes, limits: limits)
     try Self.verifyChecksum(bytes)
 
@@ -133,16 +161,13 @@ extension RestorationArchive {
     }
     let uid = { (index: Int) throws(RestorationError) -> String in
       guard index < paths.count else {
-        throw RestorationError(
-          .malformed,
-          "reference to object record \(index), but there are \(paths.count)"
-        )
+        throw BinaryPropertyListReader.recordReferenceError(index, recordCount: paths.count)
       }
       return paths[index]
     }
 
-    topLevel = try reader.keyedValues(topLevelReference, depth: 1, uid: uid)
-    guard let version else {
+    archive.topLevel = try reader.keyedValues(topLevelReference, depth: 1, uid: uid)
+    guard let version = archive.version else {
       throw RestorationError(.notArchive, "the top level has no format version keys")
     }
     // Layout versions start at 1.0: a smaller major was never written, so it is not this
@@ -158,7 +183,9 @@ extension RestorationArchive {
       )
     }
 
-    records.reserveCapacity(recordFields.count)
+    archive.records.reserveCapacity(recordFields.count)
+    var stateSpans: [ArchiveStates.Span] = []
+    if lazily { stateSpans.reserveCapacity(recordFields.count) }
     // Kind strings are shared by every record that has the kind: parse each object once.
     var kinds: [(reference: Int, kind: RestorationKind)] = []
     for (index, fields) in recordFields.enumerated() {
@@ -210,19 +237,27 @@ extension RestorationArchive {
         }
       }
       var state = KeyedValues()
+      var span = ArchiveStates.Span(count: 0, start: 0)
       if let reference = fields[.state] {
         guard try reader.type(of: reference) == .dictionary else {
           throw Self.fieldError(ArchiveField.state, "a dictionary", record: index, paths[index])
         }
         do {
-          state = try reader.keyedValues(reference, depth: 2, uid: uid)
+          if lazily {
+            let (count, start) = try reader.checkKeyedValues(
+              reference, depth: 2, recordCount: paths.count)
+            span = ArchiveStates.Span(count: count, start: start)
+          } else {
+            state = try reader.keyedValues(reference, depth: 2, uid: uid)
+          }
         } catch {
           var located = error
           located.identifierPath = paths[index]
           throw located
         }
       }
-      records.append(
+      if lazily { stateSpans.append(span) }
+      archive.records.append(
         Record(
           identifierPath: paths[index],
           kind: kind,
@@ -236,6 +271,9 @@ extension RestorationArchive {
         )
       )
     }
+    guard lazily else { return (archive, nil) }
+    reader.endBudget()
+    return (archive, ArchiveStates(reader: reader, paths: paths, spans: stateSpans))
   }
 
   /// Checks the CRC-32 at byte 8 against every byte after the checksum object.

@@ -48,6 +48,28 @@ func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
   return mixBits(hash)
 }
 
+/// Whether two buffers of the same length hold the same bytes, compared a word at a time
+/// (`elementsEqual` goes through an iterator per byte).
+@inline(__always)
+func bytesEqual(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+  let count = lhs.count
+  guard rhs.count == count else { return false }
+  var index = 0
+  while index + 8 <= count {
+    if lhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      != rhs.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+    {
+      return false
+    }
+    index += 8
+  }
+  while index < count {
+    if lhs[index] != rhs[index] { return false }
+    index += 1
+  }
+  return true
+}
+
 /// Maps strings to integers; insertion only.
 struct StringTable {
   private var slots: [Int32]
@@ -120,23 +142,33 @@ struct StringTable {
     var copy = key
     return copy.withUTF8 { utf8 -> Int? in
       guard length <= utf8.count else { return nil }
-      let prefix = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<length]))
-      let hash = hashBytes(prefix)
-      var slot = Int(truncatingIfNeeded: hash) & mask
-      while true {
-        let entry = Int(slots[slot])
-        if entry < 0 { return nil }
-        if hashes[entry] == hash {
-          var stored = keys[entry]
-          let equal = stored.withUTF8 { bytes in
-            bytes.count == length && UnsafeRawBufferPointer(bytes).elementsEqual(prefix)
-          }
-          if equal { return values[entry] }
-        }
-        slot = (slot + 1) & mask
-      }
+      return value(forBytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<length])))
     }
   }
+
+  /// The value for the key whose UTF-8 bytes are `bytes`, if present.
+  ///
+  /// Looks up a piece of a larger buffer (a parent path, a path component) without making a
+  /// string of it.
+  func value(forBytes bytes: UnsafeRawBufferPointer) -> Int? {
+    let hash = hashBytes(bytes)
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let entry = Int(slots[slot])
+      if entry < 0 { return nil }
+      if hashes[entry] == hash {
+        var stored = keys[entry]
+        let equal = stored.withUTF8 { stored in
+          stored.count == bytes.count && bytesEqual(UnsafeRawBufferPointer(stored), bytes)
+        }
+        if equal { return values[entry] }
+      }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// The key stored for an entry index (the order of insertion).
+  func key(at entry: Int) -> String { keys[entry] }
 
   @inline(__always)
   private func find(_ key: String, hash: UInt64) -> (entry: Int?, slot: Int) {
@@ -312,13 +344,19 @@ struct IdentityMap<Value> {
 
   /// Makes room for `count` more entries without growing.
   mutating func reserveCapacity(_ count: Int) {
-    while (self.count + count) * 2 > slotKeys.count { grow() }
+    var size = slotKeys.count
+    while (self.count + count) * 2 > size { size *= 2 }
+    // One rebuild at the final size: growing step by step rebuilt the table a dozen times.
+    if size > slotKeys.count { grow(to: size) }
   }
 
   private mutating func grow() {
+    grow(to: slotKeys.count * 2)
+  }
+
+  private mutating func grow(to size: Int) {
     let oldKeys = slotKeys
     let oldValues = slotValues
-    let size = slotKeys.count * 2
     slotKeys = [UInt](repeating: 0, count: size)
     slotValues = [Value?](repeating: nil, count: size)
     mask = size - 1

@@ -46,7 +46,21 @@ final class PreservationPass: ReferenceEncoding {
   private var order: [Int]?
   private(set) var issues: [PreservationReport.Issue] = []
 
-  init(registry: RestorationRegistry, classNames: ClassNames, warn: @escaping (String) -> Void) {
+  /// Creates a pass.
+  ///
+  /// - Parameters:
+  ///   - registry: The registry of restoration classes.
+  ///   - classNames: The class-name cache.
+  ///   - expectedObjects: How many objects the walk is expected to visit (the last pass's
+  ///     count): its tables are sized for as many up front, where growing them step by step
+  ///     rehashed every identity and path several times.
+  ///   - warn: Where warnings go.
+  init(
+    registry: RestorationRegistry,
+    classNames: ClassNames,
+    expectedObjects: Int = 0,
+    warn: @escaping (String) -> Void
+  ) {
     self.registry = registry
     self.classNames = classNames
     self.warn = warn
@@ -54,7 +68,18 @@ final class PreservationPass: ReferenceEncoding {
     resolver.onCycle = { [unowned self] message in
       self.issue(.parentCycle, nil, message)
     }
+    if expectedObjects > 0 {
+      resolver.reserveCapacity(expectedObjects, pinning: false)
+      enqueued.reserveCapacity(expectedObjects)
+      pathOwners = StringTable(capacity: expectedObjects)
+      queue.reserveCapacity(expectedObjects)
+      records.reserveCapacity(expectedObjects)
+      depths.reserveCapacity(expectedObjects)
+    }
   }
+
+  /// How many objects the walk visited (archived or not).
+  var visitedObjectCount: Int { queue.count }
 
   /// The class-name cache, handed back to the engine for the next pass.
   var updatedClassNames: ClassNames { classNames }

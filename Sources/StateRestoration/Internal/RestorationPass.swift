@@ -7,6 +7,8 @@ final class RestorationPass: ReferenceResolving {
   // own work. No access to one is held across a call into app code that could reenter the pass
   // (a decode method resolving a reference).
   private let archive: RestorationArchive
+  /// The records' states, read on demand; nil when the archive's records hold their states.
+  private let states: ArchiveStates?
   private let registry: RestorationRegistry
   private weak var delegate: (any RestorationDelegate)?
   private(set) weak var applicationContext: AnyObject?
@@ -29,6 +31,8 @@ final class RestorationPass: ReferenceResolving {
   @exclusivity(unchecked) private var entries: [RestorationReport.Entry] = []
   /// The first entry of each archived path; the object located for a path is that entry's.
   @exclusivity(unchecked) private var entryIndex = StringTable()
+  /// The entry of the first record with each record's path, by record index.
+  @exclusivity(unchecked) private var firstEntries: [Int] = []
   @exclusivity(unchecked) private var coders: [StateDecoder?] = []
   @exclusivity(unchecked) private var objects: [(any StateRestoring)?] = []
   private(set) var warnings: [String] = []
@@ -36,6 +40,7 @@ final class RestorationPass: ReferenceResolving {
 
   init(
     archive: RestorationArchive,
+    states: ArchiveStates? = nil,
     registry: RestorationRegistry,
     delegate: (any RestorationDelegate)?,
     applicationContext: AnyObject?,
@@ -45,6 +50,7 @@ final class RestorationPass: ReferenceResolving {
     warn: @escaping (String) -> Void
   ) {
     self.archive = archive
+    self.states = states
     self.registry = registry
     self.delegate = delegate
     self.applicationContext = applicationContext
@@ -110,14 +116,21 @@ final class RestorationPass: ReferenceResolving {
   func locateObjects() {
     entries.reserveCapacity(archive.records.count)
     coders.reserveCapacity(archive.records.count)
+    firstEntries.reserveCapacity(archive.records.count)
     objects.reserveCapacity(archive.records.count)
     entryIndex = StringTable(capacity: archive.records.count)
     locatedIdentities.reserveCapacity(archive.records.count)
     mapped.reserveCapacity(archive.records.count)
     resolver.reserveCapacity(archive.records.count)
     for (index, record) in archive.records.enumerated() {
-      let decoder = StateDecoder(
-        values: record.state, identifierPath: record.identifierPath, context: self)
+      let decoder: StateDecoder
+      if let states, index < states.recordCount {
+        decoder = StateDecoder(
+          states: states, record: index, identifierPath: record.identifierPath, context: self)
+      } else {
+        decoder = StateDecoder(
+          values: record.state, identifierPath: record.identifierPath, context: self)
+      }
       var entry = RestorationReport.Entry(
         identifierPath: record.identifierPath,
         kind: record.kind,
@@ -137,8 +150,10 @@ final class RestorationPass: ReferenceResolving {
       } else if case .skipped(let reason) = entry.status {
         debug("Skipping identifier path \(record.identifierPath): \(reason)")
       }
-      entryIndex.insert(record.identifierPath, entries.count)
+      firstEntries.append(entryIndex.insert(record.identifierPath, entries.count).value)
       entries.append(entry)
+      entryComponents.append(locatedComponents)
+      locatedComponents = []
       coders.append(found == nil ? nil : decoder)
       objects.append(found)
     }
@@ -155,10 +170,12 @@ final class RestorationPass: ReferenceResolving {
     }
     let path = record.identifierPath
     if entryIndex.value(for: path) != nil { return skip(.duplicatePath) }
-    if let ancestor = nearestArchivedAncestor(of: path), objects[ancestor] == nil {
+    let ancestor = nearestArchivedAncestor(of: path)
+    if let ancestor, objects[ancestor] == nil {
       return skip(.missingParent(archive.records[ancestor].identifierPath))
     }
-    let components = IdentifierPath.components(of: path)
+    let components = self.components(of: path, ancestor: ancestor)
+    locatedComponents = components
 
     var found: (any StateRestoring)?
     if let name = record.restorationClassName {
@@ -220,7 +237,7 @@ final class RestorationPass: ReferenceResolving {
     guard let container = locatedContainer(of: path),
       let node = container.object as? any RestorationNode
     else { return nil }
-    var components = IdentifierPath.components(of: path)
+    var components = self.components(of: path, ancestor: nil)
     guard let identifier = components.popLast() else { return nil }
     var index: Int?
     if let last = components.last, IdentifierPath.isIndexComponent(last) {
@@ -254,17 +271,24 @@ final class RestorationPass: ReferenceResolving {
 
   /// The entry of the closest proper ancestor path that has a record of its own.
   private func nearestArchivedAncestor(of path: String) -> Int? {
-    // Parent paths are prefixes of the path: look them up in place rather than making a string
-    // per level.
-    if case .some(var length) = IdentifierPath.parentLength(of: path) {
-      while let prefix = length {
-        if let index = entryIndex.value(forPrefix: prefix, of: path) { return index }
-        length =
-          IdentifierPath.parentLength(
-            of: String(decoding: path.utf8.prefix(prefix), as: UTF8.self)) ?? nil
+    // Parent paths are prefixes of the path: look them up in the path's own bytes rather than
+    // making a string per level. The table is read through a local: reading the property inside
+    // the closure copied the table, four retains and releases, per lookup.
+    var copy = path
+    let table = entryIndex
+    let found: Int?? = copy.withUTF8 { bytes -> Int?? in
+      for byte in bytes where byte >= 0x80 { return .none }
+      var end = IdentifierPath.parentEnd(in: bytes)
+      while let length = end {
+        let prefix = UnsafeBufferPointer(rebasing: bytes[..<length])
+        if let index = table.value(forBytes: UnsafeRawBufferPointer(prefix)) {
+          return .some(index)
+        }
+        end = IdentifierPath.parentEnd(in: prefix)
       }
-      return nil
+      return .some(nil)
     }
+    if case .some(let index) = found { return index }
     var current = IdentifierPath.parent(of: path)
     while let candidate = current {
       if let index = entryIndex.value(for: candidate) { return index }
@@ -272,6 +296,78 @@ final class RestorationPass: ReferenceResolving {
     }
     return nil
   }
+
+  /// The components of a path, as ``IdentifierPath/components(of:)`` splits them.
+  ///
+  /// A record's path extends its nearest archived ancestor's, whose components are already
+  /// made: only the rest is split. Paths of one archive also repeat the same few components
+  /// (controller identifiers, index components): each distinct component becomes a `String`
+  /// once, where making one per component of every record cost a tenth of a restore. The table
+  /// is capped, so an archive of all-distinct components costs one lookup more per component
+  /// and no more memory.
+  private func components(of path: String, ancestor: Int?) -> [String] {
+    var base: [String] = []
+    var start = 0
+    if let ancestor, ancestor < entryComponents.count, !entryComponents[ancestor].isEmpty {
+      // The ancestor's path is a prefix of this one, up to a separator (how it was found).
+      let prefix = archive.records[ancestor].identifierPath.utf8.count
+      if prefix < path.utf8.count {
+        base = entryComponents[ancestor]
+        start = prefix + 1
+      }
+    }
+    var copy = path
+    let table = componentNames
+    var added: [String] = []
+    let split: [String]? = copy.withUTF8 { bytes -> [String]? in
+      // Byte splitting equals character splitting for ASCII paths only; eight bytes at a time.
+      let raw = UnsafeRawBufferPointer(bytes)
+      var index = 0
+      while index + 8 <= raw.count {
+        if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+          return nil
+        }
+        index += 8
+      }
+      while index < raw.count {
+        if raw[index] >= 0x80 { return nil }
+        index += 1
+      }
+      var result = base
+      result.reserveCapacity(base.count + 4)
+      var pieceStart = start
+      let count = bytes.count
+      // A while loop: iterating a closed range here went through unspecialized generic code.
+      index = start
+      while index <= count {
+        defer { index += 1 }
+        guard index == count || bytes[index] == UInt8(ascii: "/") else { continue }
+        let piece = UnsafeBufferPointer(rebasing: bytes[pieceStart..<index])
+        if let known = table.value(forBytes: UnsafeRawBufferPointer(piece)) {
+          result.append(table.key(at: known))
+        } else {
+          let name = String(decoding: piece, as: UTF8.self)
+          added.append(name)
+          result.append(name)
+        }
+        pieceStart = index + 1
+      }
+      return result
+    }
+    for name in added where componentNames.count < Self.maxComponentNames {
+      componentNames.insert(name, componentNames.count)
+    }
+    return split ?? IdentifierPath.components(of: path)
+  }
+
+  /// The components of each entry's path, by entry; empty when not made (a skipped record).
+  @exclusivity(unchecked) private var entryComponents: [[String]] = []
+  /// The components ``locate(_:decoder:entry:)`` made for the record it located.
+  @exclusivity(unchecked) private var locatedComponents: [String] = []
+
+  /// The most distinct components kept by ``components(of:)``.
+  private static let maxComponentNames = 4096
+  @exclusivity(unchecked) private var componentNames = StringTable()
 
   // MARK: Decoding
 
@@ -317,6 +413,15 @@ final class RestorationPass: ReferenceResolving {
   func resolveReference(_ path: String) -> (any StateRestoring)? {
     guard let index = entryIndex.value(for: path), index < objects.count else { return nil }
     return objects[index]
+  }
+
+  func resolveReference(record index: Int) -> (any StateRestoring)? {
+    // The record's first entry, as its path finds it: a duplicate path resolves to the first
+    // record with that path. Records not yet located resolve to nil, as their paths do.
+    guard index >= 0, index < firstEntries.count else { return nil }
+    let entry = firstEntries[index]
+    guard entry < objects.count else { return nil }
+    return objects[entry]
   }
 
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?) {

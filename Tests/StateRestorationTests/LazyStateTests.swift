@@ -1,0 +1,228 @@
+import Foundation
+import StateRestoration
+import TestSupport
+import Testing
+
+/// Restores that read each object's values from the checked file only when asked.
+///
+/// A restore checks the whole archive first, then reads values when decoders ask for them. These
+/// tests hold that reading to the full reader's behaviour: the same files accepted, the same
+/// typed errors for the others, the same values.
+@Suite struct LazyStateTests {
+  /// An archive with every kind of value: scalars, Unicode, data, dates, nested containers and
+  /// references, under the engine's layout.
+  private func richArchive() throws -> [UInt8] {
+    var archive = RestorationArchive()
+    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
+    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+    var root = KeyedValues()
+    root["title"] = .string("Root")
+    root["count"] = .integer(-3)
+    root["big"] = .unsignedInteger(UInt64.max)
+    root["ratio"] = .real(0.1)
+    root["flag"] = .bool(true)
+    root["when"] = .date(Date(timeIntervalSinceReferenceDate: 12.5))
+    root["blob"] = .data(Data([0, 1, 2, 255]))
+    root["unicode"] = .string("naïve ☃")
+    root["list"] = .array([.integer(1), .string("two"), .array([.bool(false)])])
+    root["map"] = .dictionary(["a": .integer(1), "b": .reference("Root/:[0]:/Child")])
+    root["child"] = .reference("Root/:[0]:/Child")
+    var child = KeyedValues()
+    child["title"] = .string("Child")
+    child["parent"] = .reference("Root")
+    // More keys than the linear search handles, so the indexed lookup is exercised too.
+    for index in 0..<20 { child["key\(index)"] = .integer(Int64(index)) }
+    archive.records = [
+      RestorationArchive.Record(
+        identifierPath: "Root", kind: .viewController, className: "Root", state: root),
+      RestorationArchive.Record(
+        identifierPath: "Root/:[0]:/Child", kind: .viewController, className: "Child",
+        state: child, sensitiveKeys: ["secret"]),
+    ]
+    return try archive.encoded()
+  }
+
+  /// The full reader's answer for a file: the archive, or the error.
+  private func eager(_ bytes: [UInt8]) -> Result<RestorationArchive, RestorationError> {
+    do {
+      return .success(try RestorationArchive(decoding: bytes))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// The lazy reader's answer, with every record's state read back whole.
+  private func lazy(_ bytes: [UInt8]) -> Result<RestorationArchive, RestorationError> {
+    do {
+      let (read, states) = try RestorationArchive.readLazily(bytes, limits: .default)
+      var archive = read
+      for index in archive.records.indices {
+        #expect(archive.records[index].state.isEmpty)
+        archive.records[index].state = states.values(record: index)
+      }
+      return .success(archive)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// zlib's CRC-32, bit by bit.
+  private func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+  }
+
+  @Test func lazyReadingGivesTheFullReadersValues() throws {
+    let bytes = try richArchive()
+    let full = try RestorationArchive(decoding: bytes)
+    let (archive, states) = try RestorationArchive.readLazily(bytes, limits: .default)
+    #expect(archive.records.map(\.identifierPath) == full.records.map(\.identifierPath))
+    #expect(archive.topLevel == full.topLevel)
+    for (index, record) in full.records.enumerated() {
+      #expect(states.values(record: index) == record.state)
+      #expect(states.keys(record: index) == record.state.keys)
+      for (key, value) in record.state {
+        #expect(states.value(forKey: key, record: index) == value)
+        #expect(states.contains(key, record: index))
+      }
+      #expect(states.value(forKey: "absent", record: index) == nil)
+      #expect(!states.contains("absent", record: index))
+    }
+  }
+
+  /// Every damaged structure behind a valid checksum: the lazy reader must refuse exactly the
+  /// files the full reader refuses, with the same error, and read the others identically.
+  @Test func lazyReadingRejectsExactlyWhatTheFullReaderRejects() throws {
+    let bytes = try richArchive()
+    var rejected = 0
+    for index in 13..<bytes.count {
+      for bit in [0x01, 0x04, 0x10, 0x80] as [UInt8] {
+        var damaged = bytes
+        damaged[index] ^= bit
+        let crc = crc32(damaged[13...])
+        for offset in 0..<4 {
+          damaged[9 + offset] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * offset))
+        }
+        switch (eager(damaged), lazy(damaged)) {
+        case (.success(let full), .success(let read)):
+          #expect(read == full, "byte \(index) bit \(bit): the lazy reader read other values")
+        case (.failure(let full), .failure(let read)):
+          rejected += 1
+          #expect(read.code == full.code, "byte \(index) bit \(bit): \(read) against \(full)")
+          #expect(read.message == full.message, "byte \(index) bit \(bit)")
+          #expect(read.identifierPath == full.identifierPath, "byte \(index) bit \(bit)")
+        case (.success, .failure(let read)):
+          Issue.record("byte \(index) bit \(bit): only the lazy reader refused it: \(read)")
+        case (.failure(let full), .success):
+          Issue.record("byte \(index) bit \(bit): only the full reader refused it: \(full)")
+        }
+      }
+    }
+    // The flips must have reached the states' checks, not only the layout's.
+    #expect(rejected > 100)
+  }
+
+  @Test func aBadValueInAStateDiscardsTheWholeArchiveBeforeAnyDecode() throws {
+    // A record whose state references a record that does not exist: found by the check, before
+    // any object is located or decoded.
+    var archive = RestorationArchive()
+    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
+    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+    var state = KeyedValues()
+    state["value"] = .integer(1)
+    state["sibling"] = .reference("TabController/:[1]:/NavigationController")
+    archive.records = [
+      RestorationArchive.Record(
+        identifierPath: "TabController", kind: .viewController, className: "TestController",
+        state: state),
+      RestorationArchive.Record(
+        identifierPath: "TabController/:[1]:/NavigationController", kind: .viewController,
+        className: "TestController"),
+    ]
+    var bytes = try archive.encoded()
+    // Point the UID (the only one, record 1) past the records, and fix the checksum.
+    let uid = try #require(
+      bytes.indices.dropFirst(13).dropLast(33).first { bytes[$0] == 0x80 && bytes[$0 + 1] == 1 })
+    bytes[uid + 1] = 7
+    let crc = crc32(bytes[13...])
+    for offset in 0..<4 { bytes[9 + offset] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * offset)) }
+
+    let store = InMemoryArchiveStore()
+    store.contents[.archive] = bytes
+    let demo = TalkDemo(pushCity: false)
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: demo.roots)
+    guard case .discarded(.unreadable(let error)) = report.outcome else {
+      Issue.record("expected an unreadable archive, got \(report.outcome)")
+      return
+    }
+    #expect(error.code == .malformed)
+    #expect(error.message.contains("reference to object record 7"))
+    #expect(error.identifierPath == "TabController")
+    #expect(demo.tab.decodedState == nil)
+  }
+
+  @Test func aLazilyReadDecoderReportsTypesAndAbsenceWithTypedErrors() throws {
+    let store = InMemoryArchiveStore()
+    let saved = Probe()
+    saved.encode = { coder in
+      coder.encode("hello", forKey: "text")
+      coder.encode(7, forKey: "number")
+      coder.encode([1, 2], forKey: "list")
+    }
+    let delegate = TestDelegate()
+    _ = makeEngine(store: store, delegate: delegate).preserveApplicationState(roots: [saved])
+
+    let restored = Probe()
+    var checks: [String: Bool] = [:]
+    restored.decode = { coder in
+      do throws(RestorationError) {
+        _ = try coder.decodeRequired(Int.self, forKey: "text")
+        checks["typeMismatch"] = false
+      } catch {
+        checks["typeMismatch"] =
+          error.code == .typeMismatch && error.key == "text" && error.identifierPath == "Probe"
+      }
+      do throws(RestorationError) {
+        _ = try coder.decodeRequired(String.self, forKey: "missing")
+        checks["keyNotFound"] = false
+      } catch {
+        checks["keyNotFound"] = error.code == .keyNotFound && error.key == "missing"
+      }
+      checks["optionalMismatch"] = coder.decode(Int.self, forKey: "text") == nil
+      checks["absent"] = coder.decode(String.self, forKey: "missing") == nil
+      checks["text"] = coder.decode(String.self, forKey: "text") == "hello"
+      checks["number"] = coder.decode(Int.self, forKey: "number") == 7
+      checks["list"] = coder.decode([Int].self, forKey: "list") == [1, 2]
+      checks["contains"] = coder.contains("number") && !coder.contains("missing")
+      checks["allKeys"] = coder.allKeys == ["text", "number", "list"]
+      checks["values"] =
+        coder.values
+        == KeyedValues([
+          ("text", .string("hello")), ("number", .integer(7)),
+          ("list", .array([.integer(1), .integer(2)])),
+        ])
+    }
+    let report = makeEngine(store: store, delegate: delegate)
+      .restoreApplicationState(roots: [restored])
+    #expect(report.outcome == .restored)
+    #expect(checks.count == 10)
+    for (name, passed) in checks.sorted(by: { $0.key < $1.key }) {
+      #expect(passed, "\(name)")
+    }
+  }
+}
+
+/// A root object whose encode and decode the test supplies.
+private final class Probe: StateRestoring {
+  var restorationIdentifier: String? { "Probe" }
+  var encode: ((StateCoder) -> Void)?
+  var decode: ((StateDecoder) -> Void)?
+
+  func encodeRestorableState(with coder: StateCoder) throws { encode?(coder) }
+  func decodeRestorableState(with coder: StateDecoder) throws { decode?(coder) }
+}
