@@ -18,7 +18,14 @@ case "$seconds" in
 esac
 
 echo "== building Fuzz/ with -sanitize=fuzzer,address (release)"
-swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address
+# SwiftPM can keep a path dependency's old list of source files in Fuzz/.build, so that files
+# added to the root package since the last fuzzing build are missing: on a failed build, start
+# from a clean build folder once.
+if ! swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address; then
+  echo "== build failed; retrying from a clean Fuzz/.build"
+  rm -rf Fuzz/.build
+  swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address
+fi
 binary="$(swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,address --show-bin-path)/archive-reader-fuzzer"
 
 work="Fuzz/artifacts/corpus"
