@@ -28,9 +28,7 @@ let package = Package(
 
     .target(
       name: "StateRestorationUI",
-      dependencies: [
-        "StateRestoration", "TestSupport", .product(name: "Logging", package: "swift-log"),
-      ]
+      dependencies: ["StateRestoration", .product(name: "Logging", package: "swift-log")]
     ),
     .target(
       name: "StateRestorationTesting",
@@ -106,13 +104,14 @@ let package = Package(
     ),
     .target(
       name: "TestSupport",
+      dependencies: [.product(name: "Logging", package: "swift-log")],
       path: "Tests/TestSupport"
     ),
     .testTarget(
       name: "StateRestorationUITests",
       dependencies: [
         "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
-        .product(name: "Logging", package: "swift-log"),
+        "TestSupport", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

@@ -1,4 +1,5 @@
 import StateRestoration
+import TestSupport
 import Testing
 
 /// A decode that "crashes": it captures the store exactly as it is at that instant (what a

@@ -1,4 +1,5 @@
 import StateRestoration
+import TestSupport
 import Testing
 
 @Suite struct LoggingAndSettingsTests {

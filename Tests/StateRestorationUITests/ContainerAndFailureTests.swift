@@ -2,6 +2,7 @@ import Logging
 import StateRestoration
 import StateRestorationTesting
 import StateRestorationUI
+import TestSupport
 import Testing
 
 /// A controller that remembers a number, to see what came back.

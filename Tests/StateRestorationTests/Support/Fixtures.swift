@@ -1,43 +1,5 @@
 import Logging
 import StateRestoration
-import Synchronization
-
-/// Collects log lines, for tests of debug logging.
-final class LogCapture: Sendable {
-  private let storage = Mutex<[(Logger.Level, String)]>([])
-
-  var lines: [String] { storage.withLock { $0.map(\.1) } }
-
-  var warnings: [String] { lines(at: .warning) }
-  var debugLines: [String] { lines(at: .debug) }
-
-  func lines(at level: Logger.Level) -> [String] {
-    storage.withLock { $0.filter { $0.0 == level }.map(\.1) }
-  }
-
-  func append(_ level: Logger.Level, _ message: String) {
-    storage.withLock { $0.append((level, message)) }
-  }
-
-  func makeLogger() -> Logger {
-    Logger(label: "test") { _ in CaptureHandler(capture: self) }
-  }
-}
-
-private struct CaptureHandler: LogHandler {
-  let capture: LogCapture
-  var metadata: Logger.Metadata = [:]
-  var logLevel: Logger.Level = .info
-
-  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-    get { metadata[key] }
-    set { metadata[key] = newValue }
-  }
-
-  func log(event: LogEvent) {
-    capture.append(event.level, event.message.description)
-  }
-}
 
 /// The talk demo's hierarchy (seed 002): a tab bar controller whose second tab is a navigation
 /// controller with a pushed city controller that has a restoration class.
