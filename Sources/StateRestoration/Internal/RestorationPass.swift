@@ -320,25 +320,13 @@ final class RestorationPass: ReferenceResolving {
     let table = componentNames
     var added: [String] = []
     let split: [String]? = copy.withUTF8 { bytes -> [String]? in
-      // Byte splitting equals character splitting for ASCII paths only; eight bytes at a time.
-      let raw = UnsafeRawBufferPointer(bytes)
-      var index = 0
-      while index + 8 <= raw.count {
-        if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
-          return nil
-        }
-        index += 8
-      }
-      while index < raw.count {
-        if raw[index] >= 0x80 { return nil }
-        index += 1
-      }
+      guard isASCII(UnsafeRawBufferPointer(bytes)) else { return nil }
       var result = base
       result.reserveCapacity(base.count + 4)
       var pieceStart = start
       let count = bytes.count
       // A while loop: iterating a closed range here went through unspecialized generic code.
-      index = start
+      var index = start
       while index <= count {
         defer { index += 1 }
         guard index == count || bytes[index] == UInt8(ascii: "/") else { continue }
