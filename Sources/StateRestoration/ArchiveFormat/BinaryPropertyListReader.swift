@@ -421,15 +421,7 @@ struct BinaryPropertyListReader {
     depth: Int = 0,
     uid: ((Int) throws(RestorationError) -> String)? = nil
   ) throws(RestorationError) -> StateValue {
-    guard valueBudget > 0 else {
-      throw RestorationError(
-        .limitExceeded,
-        "file references its containers more often than its size allows (shared-container bomb)"
-      )
-    }
-    valueBudget -= 1
-    let offset = try offset(of: reference)
-    let marker = bytes[offset]
+    let (offset, marker) = try startObject(reference)
     switch marker >> 4 {
     case 0x0:
       switch marker {
@@ -438,43 +430,23 @@ struct BinaryPropertyListReader {
       case 0x00:
         throw RestorationError(.malformed, "null values are not supported", offset: offset)
       default:
-        throw RestorationError(
-          .malformed,
-          "unknown marker 0x\(String(marker, radix: 16))",
-          offset: offset
-        )
+        throw Self.unknownMarker(marker, at: offset)
       }
     case 0x1:
       return try integer(at: offset)
     case 0x2:
       return .real(try real(at: offset))
     case 0x3:
-      guard marker == 0x33 else {
-        throw RestorationError(.malformed, "date is not 8 bytes", offset: offset)
-      }
-      try checkSpan(start: offset + 1, count: 8, width: 1, at: offset)
+      try checkDate(marker, at: offset)
       let seconds = Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, width: 8))
       return .date(Date(timeIntervalSinceReferenceDate: seconds))
     case 0x4:
-      let (count, start) = try header(at: offset)
-      guard count <= limits.maxDataLength else {
-        throw RestorationError(
-          .limitExceeded,
-          "data of \(count) bytes (limit \(limits.maxDataLength))",
-          offset: offset
-        )
-      }
-      try checkSpan(start: start, count: count, width: 1, at: offset)
+      let (count, start) = try dataSpan(at: offset)
       return .data(Data(bytes[start..<(start + count)]))
     case 0x5, 0x6:
       return .string(try string(reference))
     case 0x8:
-      let width = Int(marker & 0x0F) + 1
-      guard width <= 8 else {
-        throw RestorationError(.malformed, "UID of \(width) bytes", offset: offset)
-      }
-      try checkSpan(start: offset + 1, count: width, width: 1, at: offset)
-      let index = Self.bigEndian(bytes, at: offset + 1, width: width)
+      let index = try uidIndex(marker, at: offset)
       guard let uid else {
         throw RestorationError(
           .malformed, "UID \(index) outside an archive's objects", offset: offset)
@@ -520,11 +492,7 @@ struct BinaryPropertyListReader {
     case 0xC:
       throw RestorationError(.malformed, "sets are not supported", offset: offset)
     default:
-      throw RestorationError(
-        .malformed,
-        "unknown marker 0x\(String(marker, radix: 16))",
-        offset: offset
-      )
+      throw Self.unknownMarker(marker, at: offset)
     }
   }
 
@@ -555,6 +523,60 @@ struct BinaryPropertyListReader {
     }
   }
 
+  // MARK: Checks shared by reading and checking
+
+  /// Spends one unit of the value budget and finds an object: where it starts and its marker.
+  @inline(__always)
+  private mutating func startObject(
+    _ reference: Int
+  ) throws(RestorationError) -> (offset: Int, marker: UInt8) {
+    guard valueBudget > 0 else {
+      throw RestorationError(
+        .limitExceeded,
+        "file references its containers more often than its size allows (shared-container bomb)"
+      )
+    }
+    valueBudget -= 1
+    let offset = try offset(of: reference)
+    return (offset, bytes[offset])
+  }
+
+  private static func unknownMarker(_ marker: UInt8, at offset: Int) -> RestorationError {
+    RestorationError(.malformed, "unknown marker 0x\(String(marker, radix: 16))", offset: offset)
+  }
+
+  /// Checks that a date object is 8 bytes and lies in the file.
+  private func checkDate(_ marker: UInt8, at offset: Int) throws(RestorationError) {
+    guard marker == 0x33 else {
+      throw RestorationError(.malformed, "date is not 8 bytes", offset: offset)
+    }
+    try checkSpan(start: offset + 1, count: 8, width: 1, at: offset)
+  }
+
+  /// A data object's length and first byte, checked against the limit and the file.
+  private func dataSpan(at offset: Int) throws(RestorationError) -> (count: Int, start: Int) {
+    let (count, start) = try header(at: offset)
+    guard count <= limits.maxDataLength else {
+      throw RestorationError(
+        .limitExceeded,
+        "data of \(count) bytes (limit \(limits.maxDataLength))",
+        offset: offset
+      )
+    }
+    try checkSpan(start: start, count: count, width: 1, at: offset)
+    return (count, start)
+  }
+
+  /// A UID's raw value, its width and span checked; the caller checks its range.
+  private func uidIndex(_ marker: UInt8, at offset: Int) throws(RestorationError) -> UInt64 {
+    let width = Int(marker & 0x0F) + 1
+    guard width <= 8 else {
+      throw RestorationError(.malformed, "UID of \(width) bytes", offset: offset)
+    }
+    try checkSpan(start: offset + 1, count: width, width: 1, at: offset)
+    return Self.bigEndian(bytes, at: offset + 1, width: width)
+  }
+
   // MARK: Checking without building values
 
   /// Checks an object exactly as ``value(_:depth:uid:)`` reads it (the same limits, budget and
@@ -567,15 +589,7 @@ struct BinaryPropertyListReader {
     depth: Int,
     recordCount: Int
   ) throws(RestorationError) {
-    guard valueBudget > 0 else {
-      throw RestorationError(
-        .limitExceeded,
-        "file references its containers more often than its size allows (shared-container bomb)"
-      )
-    }
-    valueBudget -= 1
-    let offset = try offset(of: reference)
-    let marker = bytes[offset]
+    let (offset, marker) = try startObject(reference)
     switch marker >> 4 {
     case 0x0:
       switch marker {
@@ -583,40 +597,20 @@ struct BinaryPropertyListReader {
       case 0x00:
         throw RestorationError(.malformed, "null values are not supported", offset: offset)
       default:
-        throw RestorationError(
-          .malformed,
-          "unknown marker 0x\(String(marker, radix: 16))",
-          offset: offset
-        )
+        throw Self.unknownMarker(marker, at: offset)
       }
     case 0x1:
       _ = try integer(at: offset)
     case 0x2:
       _ = try real(at: offset)
     case 0x3:
-      guard marker == 0x33 else {
-        throw RestorationError(.malformed, "date is not 8 bytes", offset: offset)
-      }
-      try checkSpan(start: offset + 1, count: 8, width: 1, at: offset)
+      try checkDate(marker, at: offset)
     case 0x4:
-      let (count, start) = try header(at: offset)
-      guard count <= limits.maxDataLength else {
-        throw RestorationError(
-          .limitExceeded,
-          "data of \(count) bytes (limit \(limits.maxDataLength))",
-          offset: offset
-        )
-      }
-      try checkSpan(start: start, count: count, width: 1, at: offset)
+      _ = try dataSpan(at: offset)
     case 0x5, 0x6:
       try checkString(reference)
     case 0x8:
-      let width = Int(marker & 0x0F) + 1
-      guard width <= 8 else {
-        throw RestorationError(.malformed, "UID of \(width) bytes", offset: offset)
-      }
-      try checkSpan(start: offset + 1, count: width, width: 1, at: offset)
-      let index = Self.bigEndian(bytes, at: offset + 1, width: width)
+      let index = try uidIndex(marker, at: offset)
       guard index <= UInt64(Int.max) else {
         throw RestorationError(.malformed, "UID \(index) is out of range", offset: offset)
       }
@@ -654,11 +648,7 @@ struct BinaryPropertyListReader {
     case 0xC:
       throw RestorationError(.malformed, "sets are not supported", offset: offset)
     default:
-      throw RestorationError(
-        .malformed,
-        "unknown marker 0x\(String(marker, radix: 16))",
-        offset: offset
-      )
+      throw Self.unknownMarker(marker, at: offset)
     }
   }
 
