@@ -59,13 +59,19 @@ package struct Comparison {
   package var contenders: [Contender]
   /// Where the engine's full preserve writes its archive.
   package var folder: String
+  /// How the screens' selections vary.
+  package var selections: UIState.Selections
 
-  package init(sizes: [Int], runs: Int, timeCap: Double, contenders: [Contender], folder: String) {
+  package init(
+    sizes: [Int], runs: Int, timeCap: Double, contenders: [Contender], folder: String,
+    selections: UIState.Selections = .repeated
+  ) {
     self.sizes = sizes
     self.runs = runs
     self.timeCap = timeCap
     self.contenders = contenders
     self.folder = folder
+    self.selections = selections
   }
 
   /// Measures everything.
@@ -77,7 +83,7 @@ package struct Comparison {
     var results: [Measurement] = []
     var history: [Contender: [(objects: Int, seconds: Double)]] = [:]
     for size in sizes {
-      let state = UIState(count: size)
+      let state = UIState(count: size, selections: selections)
       for contender in contenders {
         if let prediction = predict(history[contender] ?? [], size), prediction > timeCap {
           progress("\(contender.rawValue) at \(size): skipped (predicted \(Int(prediction)) s)")
@@ -124,21 +130,24 @@ package struct Comparison {
     let clock = ContinuousClock()
     let start = clock.now
     let bytes = try coder.encode()
+    let firstEncode = (clock.now - start).milliseconds
+    let decodeStart = clock.now
     try coder.decode(bytes)
-    let first = (clock.now - start).seconds
+    let firstDecode = (clock.now - decodeStart).milliseconds
     let peak = Memory.peakGrowth(since: memoryBefore)
-    let repetitions = first > 1 ? 1 : runs
     var encodeTimes: [Double] = []
     var decodeTimes: [Double] = []
-    if repetitions == 1 {
-      // One run only: time its two halves separately.
-      let encodeStart = clock.now
-      let again = try coder.encode()
-      encodeTimes.append((clock.now - encodeStart).milliseconds)
-      let decodeStart = clock.now
-      try coder.decode(again)
-      decodeTimes.append((clock.now - decodeStart).milliseconds)
+    let repetitions: Int
+    if firstEncode + firstDecode > 1000 {
+      // A contender that takes over a second is timed once, by this first round trip: at that
+      // length a warm-up changes nothing measurable, and a quadratic contender's second run
+      // would double a run of minutes.
+      repetitions = 1
+      encodeTimes.append(firstEncode)
+      decodeTimes.append(firstDecode)
     } else {
+      // The first round trip was the warm-up.
+      repetitions = runs
       for _ in 0..<repetitions {
         let encodeStart = clock.now
         let again = try coder.encode()

@@ -37,15 +37,19 @@ package func comparisonTable(_ results: [Measurement]) -> String {
 }
 
 /// The measurements as JSON, for scripts.
-package func comparisonJSON(_ results: [Measurement], machine: [String: String]) throws -> String {
+package func comparisonJSON(
+  _ results: [Measurement], machine: [String: String], selections: UIState.Selections = .repeated
+) throws -> String {
   struct Document: Encodable {
     var machine: [String: String]
+    var selections: String
     var results: [Measurement]
   }
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
   return String(
-    decoding: try encoder.encode(Document(machine: machine, results: results)), as: UTF8.self)
+    decoding: try encoder.encode(
+      Document(machine: machine, selections: selections.rawValue, results: results)), as: UTF8.self)
 }
 
 private func cell(

@@ -42,6 +42,17 @@ package struct UIState: Sendable {
     package var text: String
   }
 
+  /// How the screens' selections vary from screen to screen.
+  package enum Selections: String, Sendable, CaseIterable {
+    /// Each selection is one of 130 pairs of row numbers (`[i % 10, i % 13]`), so most screens
+    /// share theirs with others.
+    case repeated
+    /// Each screen's selection holds its own items (`[i, i % 13]`), as selections archived as
+    /// model identifiers of the items each screen shows do. NSKeyedArchiver on Linux hashes an
+    /// array by its count, so distinct arrays of one length make its encode quadratic.
+    case distinct
+  }
+
   /// The objects, parents before children; the root is at index 0.
   package var objects: [Object]
 
@@ -50,8 +61,10 @@ package struct UIState: Sendable {
 
   /// Builds the state with `count` objects: one tab bar, a tab per 100 objects, and screens.
   ///
-  /// - Parameter count: The number of objects, at least 2.
-  package init(count: Int) {
+  /// - Parameters:
+  ///   - count: The number of objects, at least 2.
+  ///   - selections: How the screens' selections vary.
+  package init(count: Int, selections: Selections = .repeated) {
     let tabs = max(1, count / 100)
     var objects: [Object] = []
     objects.reserveCapacity(count)
@@ -59,7 +72,8 @@ package struct UIState: Sendable {
       (
         "Title \(seed)", seed % 50, Double(seed % 977) * 1.5, seed % 7 == 0,
         Date(timeIntervalSinceReferenceDate: 700_000_000 + Double(seed)),
-        [seed % 10, seed % 13], seed % 3 == 0 ? "query \(seed % 100)" : ""
+        selections == .repeated ? [seed % 10, seed % 13] : [seed, seed % 13],
+        seed % 3 == 0 ? "query \(seed % 100)" : ""
       )
     }
     let root = values(0)

@@ -55,6 +55,12 @@ struct Compare: ParsableCommand {
     help: "Where the engine's full preserve writes its archive (default: a temporary folder).")
   var folder: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "How the screens' selections vary: 'repeated' (130 pairs of rows shared among screens) or 'distinct' (each screen's own items, which makes NSKeyedArchiver's encode quadratic).",
+      valueName: UIState.Selections.allCases.map(\.rawValue).joined(separator: "|")))
+  var selections: UIState.Selections = .repeated
+
   @Flag(help: "Print JSON instead of a table.")
   var json = false
 
@@ -79,17 +85,19 @@ struct Compare: ParsableCommand {
       .path
     defer { if temporary { try? FileManager.default.removeItem(atPath: folder) } }
     let comparison = Comparison(
-      sizes: objects, runs: runs, timeCap: timeCap, contenders: contenders, folder: folder)
+      sizes: objects, runs: runs, timeCap: timeCap, contenders: contenders, folder: folder,
+      selections: selections)
     let results = try comparison.run { line in
       FileHandle.standardError.write(Data("… \(line)\n".utf8))
     }
     let machine = machineDescription(swiftVersion: swiftVersion())
     if json {
-      print(try comparisonJSON(results, machine: machine))
+      print(try comparisonJSON(results, machine: machine, selections: selections))
     } else {
       print(
         "Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")"
       )
+      print("Selections: \(selections.rawValue).")
       print("Times are medians of up to \(runs) runs; (×n) is the ratio to the engine.\n")
       print(comparisonTable(results))
     }
@@ -162,3 +170,4 @@ extension Profile {
 }
 
 extension Contender: ExpressibleByArgument {}
+extension UIState.Selections: ExpressibleByArgument {}
