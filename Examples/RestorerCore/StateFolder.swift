@@ -25,7 +25,11 @@ public enum StateFolder {
       }
     }
     do {
-      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+      // 0700, as the XDG base directory specification asks of folders it creates: the state
+      // (the archive, the settings, the debug log) is the user's alone.
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
     } catch {
       throw StateFolderError(path: path, reason: reason(of: error))
     }

@@ -46,8 +46,11 @@ extension ArchiveDump {
         ("identifier", storyboard.identifier.map(JSON.string) ?? .null),
       ])
     }
-    let state = KeyOrdering.sorted(record.state.keys).map { key in
-      (key, jsonValue(record.state[key]))
+    // A value stored under a sensitive key (only a damaged or hand-made archive has one) is left
+    // out, as the text dump withholds it: the key is listed under "sensitiveKeys".
+    let sensitive = Set(record.sensitiveKeys)
+    let state = KeyOrdering.sorted(record.state.keys.filter { !sensitive.contains($0) }).map {
+      key in (key, jsonValue(record.state[key]))
     }
     return .object([
       ("path", .string(record.identifierPath)),

@@ -30,6 +30,25 @@ import Testing
     assertSnapshot(ArchiveDump.json(try DemoArchives.countries()))
   }
 
+  /// An archive the Restorer app wrote (a country's detail pushed in the Countries tab), kept
+  /// in the fuzzer's seed corpus.
+  private func restorerArchive() throws -> RestorationArchive {
+    let file = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fuzz/Corpus/archive-reader/restorer-country-detail.data")
+    return try RestorationArchive(decoding: [UInt8](try Data(contentsOf: file)))
+  }
+
+  @Test func restorerCountryDetailText() throws {
+    let text = ArchiveDump.text(try restorerArchive())
+    #expect(text.contains("[View Controller] TabBarControllerID (Class: "))
+    assertSnapshot(text)
+  }
+
+  @Test func restorerCountryDetailJSON() throws {
+    assertSnapshot(ArchiveDump.json(try restorerArchive()))
+  }
+
   // MARK: Layout
 
   @Test func sectionsAreShapedLikeRestorationArchiveToolsOutput() throws {
@@ -147,6 +166,9 @@ import Testing
     let leakyText = ArchiveDump.text(try RestorationArchive(decoding: try leaky.encoded()))
     #expect(leakyText.contains("\n                password...(sensitive, not saved)\n"))
     #expect(!leakyText.contains("hunter2"))
+    let leakyJSON = ArchiveDump.json(try RestorationArchive(decoding: try leaky.encoded()))
+    #expect(leakyJSON.contains("\"sensitiveKeys\": [\n        \"password\"\n      ]"))
+    #expect(!leakyJSON.contains("hunter2"))
   }
 
   // MARK: Values

@@ -240,5 +240,12 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     )
     #expect(FileManager.default.fileExists(atPath: archive.path))
     #expect(result.standardOutput.contains(archive.path))
+    // Every folder the demo made is private to the user.
+    for folder in [".local", ".local/state", ".local/state/swift-state-restoration"] {
+      let attributes = try FileManager.default.attributesOfItem(
+        atPath: home.appendingPathComponent(folder).path)
+      let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue
+      #expect(permissions == 0o700, "\(folder): \(String(permissions ?? 0, radix: 8))")
+    }
   }
 }

@@ -196,6 +196,8 @@ struct TerminalEndToEndTests {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let names = try bundledCountryNames()
+    let capital = try #require(
+      try CountryList.bundled().countries.first { $0.name == names[52] }?.capital)
     let terminal = try TmuxTerminal()
 
     try terminal.start(try command(folder))
@@ -214,6 +216,7 @@ struct TerminalEndToEndTests {
     let restored = try terminal.waitFor("Restored ")
     #expect(restored.contains("[1 Countries]"))
     #expect(restored.contains("Country:  \(names[52])"))
+    #expect(restored.contains("Capital:  \(capital)"))
     try terminal.send(["Escape"])
     let list = try terminal.waitFor("rows 51-68 of \(names.count)")
     let lines = list.split(separator: "\n").map(String.init)

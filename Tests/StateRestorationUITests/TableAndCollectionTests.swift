@@ -360,3 +360,74 @@ final class MatchedPetsGridController: ViewController, CollectionViewDataSource,
     )
   }
 }
+
+/// The Restorer table's scenario with a collection view: a grid of 250 pets in a navigation
+/// controller in the second tab of a tab bar, single selection.
+@Suite struct CollectionInATabProcessDeathTests {
+  final class Delegate: OptingInApplicationDelegate {
+    let grid = MatchedPetsGridController(restorationIdentifier: "Matches")
+    let tabs = TabBarController(restorationIdentifier: "Tabs")
+    init(petIDs: [Int]) {
+      grid.petIDs = petIDs
+    }
+    override func applicationWillFinishLaunching(_ application: Application) {
+      // Tabs exist before restoration, as in UIKit; the grid is in the second one.
+      tabs.setViewControllers([
+        ViewController(restorationIdentifier: "Search"),
+        NavigationController(rootViewController: grid, restorationIdentifier: "PetsNav"),
+      ])
+      application.addWindow(Window(rootViewController: tabs))
+    }
+  }
+
+  private static let gridPath = "Tabs/:[1]:/PetsNav/:[0]:/Matches/MatchedPets"
+
+  /// Selects the second tab, scrolls the grid to item 50 and selects item 52.
+  private func scrollAndSelect(_ harness: ApplicationHarness) throws -> (first: Int, selected: Int)
+  {
+    let delegate = try #require(harness.application.delegate as? Delegate)
+    delegate.tabs.selectedIndex = 1
+    let grid = delegate.grid.grid
+    #expect(!grid.allowsMultipleSelection)
+    grid.scrollToItem(at: IndexPath(item: 50, section: 0))
+    grid.selectItem(at: IndexPath(item: 52, section: 0))
+    #expect(grid.firstVisibleIndexPath == IndexPath(item: 48, section: 0))
+    return (delegate.grid.petIDs[48], delegate.grid.petIDs[52])
+  }
+
+  @Test func itemsDeletedAboveKeepTheSamePetFirstAndSelected() throws {
+    var ids = Array(1...250)
+    let harness = ApplicationHarness { Delegate(petIDs: ids) }
+    harness.launch()
+    let (first, selected) = try scrollAndSelect(harness)
+    ids.removeSubrange(10..<13)  // three pets above go away
+
+    let restart = harness.restartAndRestore()
+    let delegate = try #require(restart.application.delegate as? Delegate)
+    #expect(delegate.tabs.selectedIndex == 1)
+    let grid = delegate.grid.grid
+    #expect(grid.firstVisibleIndexPath.map { delegate.grid.petIDs[$0.item] } == first)
+    #expect(grid.indexPathForSelectedItem == IndexPath(item: 49, section: 0))
+    #expect(grid.indexPathForSelectedItem.map { delegate.grid.petIDs[$0.item] } == selected)
+    #expect(restart.report.status(of: Self.gridPath) == .restored)
+    #expect(restart.report.entry(for: Self.gridPath)?.notes == [])
+  }
+
+  @Test func theSelectedPetDeletedGivesNoSelectionNoCrashAndTheReportSaysSo() throws {
+    var ids = Array(1...250)
+    let harness = ApplicationHarness { Delegate(petIDs: ids) }
+    harness.launch()
+    let (first, selected) = try scrollAndSelect(harness)
+    ids.removeAll { $0 == selected }
+
+    let restart = harness.restartAndRestore()
+    let delegate = try #require(restart.application.delegate as? Delegate)
+    let grid = delegate.grid.grid
+    #expect(grid.indexPathForSelectedItem == nil)
+    #expect(grid.selectedIndexPaths.isEmpty)
+    #expect(grid.firstVisibleIndexPath.map { delegate.grid.petIDs[$0.item] } == first)
+    #expect(
+      restart.report.entry(for: Self.gridPath)?.notes
+        == ["selected item 'pet-\(selected)' is no longer in the data; not selected"])
+  }
+}
