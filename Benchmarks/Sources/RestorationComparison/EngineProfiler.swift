@@ -13,8 +13,8 @@ package struct EngineProfiler {
   let count: Int
 
   /// Builds the state and one archive of it.
-  package init(objects: Int) throws {
-    let state = UIState(count: objects)
+  package init(objects: Int, selections: UIState.Selections = .repeated) throws {
+    let state = UIState(count: objects, selections: selections)
     contender = EngineContender(state: state)
     engine = contender.makeEngine(store: store)
     bytes = try contender.encode(with: engine)

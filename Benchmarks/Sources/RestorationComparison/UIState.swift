@@ -47,9 +47,11 @@ package struct UIState: Sendable {
     /// Each selection is one of 130 pairs of row numbers (`[i % 10, i % 13]`), so most screens
     /// share theirs with others.
     case repeated
-    /// Each screen's selection holds its own items (`[i, i % 13]`), as selections archived as
-    /// model identifiers of the items each screen shows do. NSKeyedArchiver on Linux hashes an
-    /// array by its count, so distinct arrays of one length make its encode quadratic.
+    /// Each screen's selection holds its own items (`[1_000_000 + i, i % 13]`), as selections
+    /// archived as model identifiers of the items each screen shows do. The identifiers start at
+    /// a million so that they do not coincide with the record indices the Codable contenders
+    /// store (a property list writes each distinct integer once). NSKeyedArchiver on Linux
+    /// hashes an array by its count, so distinct arrays of one length make its encode quadratic.
     case distinct
   }
 
@@ -72,7 +74,7 @@ package struct UIState: Sendable {
       (
         "Title \(seed)", seed % 50, Double(seed % 977) * 1.5, seed % 7 == 0,
         Date(timeIntervalSinceReferenceDate: 700_000_000 + Double(seed)),
-        selections == .repeated ? [seed % 10, seed % 13] : [seed, seed % 13],
+        selections == .repeated ? [seed % 10, seed % 13] : [1_000_000 + seed, seed % 13],
         seed % 3 == 0 ? "query \(seed % 100)" : ""
       )
     }

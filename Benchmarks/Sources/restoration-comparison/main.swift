@@ -141,13 +141,16 @@ struct Profile: ParsableCommand {
   @Option(help: "Also write the engine's archive of the state to this file, to inspect it.")
   var saveArchive: String?
 
+  @Option(help: "How the screens' selections vary (see the compare command).")
+  var selections: UIState.Selections = .repeated
+
   func run() throws {
-    let profiler = try EngineProfiler(objects: objects)
+    let profiler = try EngineProfiler(objects: objects, selections: selections)
     if let saveArchive {
       try Data(profiler.bytes).write(to: URL(fileURLWithPath: saveArchive))
       let encoder = PropertyListEncoder()
       encoder.outputFormat = .binary
-      try encoder.encode(CodableArchive(UIState(count: objects)))
+      try encoder.encode(CodableArchive(UIState(count: objects, selections: selections)))
         .write(to: URL(fileURLWithPath: saveArchive + ".plist-encoder"))
     }
     for _ in 0..<iterations {
