@@ -147,11 +147,18 @@ public protocol RestorationNode: StateRestoring {
   /// presenting controller and no index; a view names the controller that owns its view tree.
   var restorationContainer: RestorationParentLink? { get }
 
-  /// The nodes below this one, for the walk: contained and presented controllers, views.
+  /// The nodes below this one, for the walk: contained controllers and views.
   ///
   /// A node without a restoration identifier cuts itself and its subtree out of preservation,
   /// except views, which are crossed so that identified views deeper down are still found.
   var restorationChildren: [any StateRestoring] { get }
+
+  /// The node this one presents modally, walked after ``restorationChildren``.
+  ///
+  /// Its ``restorationContainer`` names this node with no index, so its path has no index
+  /// component (UIKit's rule); a node without a restoration identifier cuts what it presents
+  /// out of preservation with the rest of its subtree.
+  var restorationPresentedNode: (any StateRestoring)? { get }
 
   /// The storyboard scene the node was instantiated from, recorded so it can be re-created.
   var restorationStoryboard: StoryboardReference? { get }
@@ -196,6 +203,8 @@ extension RestorationNode {
   public var restorationContainer: RestorationParentLink? { nil }
   /// No children by default.
   public var restorationChildren: [any StateRestoring] { [] }
+  /// Nothing presented by default.
+  public var restorationPresentedNode: (any StateRestoring)? { nil }
   /// Not from a storyboard by default.
   public var restorationStoryboard: StoryboardReference? { nil }
   /// Does nothing by default.
@@ -209,6 +218,12 @@ extension RestorationNode {
     for child in restorationChildren where child.restorationIdentifier == identifier {
       let link = IdentifierPathResolver.parentLink(of: child)
       if link?.index == index, link?.parent === self { return child }
+    }
+    if index == nil, let presented = restorationPresentedNode,
+      presented.restorationIdentifier == identifier,
+      IdentifierPathResolver.parentLink(of: presented)?.parent === self
+    {
+      return presented
     }
     return nil
   }

@@ -365,13 +365,15 @@ open class ViewController: RestorationNode {
     return nil
   }
 
-  /// Children, the presented controller, and the root view when loaded.
+  /// Children, and the root view when loaded.
   public var restorationChildren: [any StateRestoring] {
     var result: [any StateRestoring] = children
-    if let presentedViewController { result.append(presentedViewController) }
     if let loadedView { result.append(loadedView) }
     return result
   }
+
+  /// The presented controller.
+  public var restorationPresentedNode: (any StateRestoring)? { presentedViewController }
 
   /// The storyboard scene this controller came from.
   public var restorationStoryboard: StoryboardReference? {

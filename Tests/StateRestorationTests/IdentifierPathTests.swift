@@ -174,3 +174,66 @@ import Testing
     #expect(IdentifierPath.depth(of: unicode) == 3)
   }
 }
+
+/// A node that presents another and encodes nothing: only the presented-node link reaches what
+/// it presents.
+private final class PresentingNode: RestorationNode {
+  let restorationIdentifier: String?
+  weak var presenter: PresentingNode?
+  var children: [PresentingNode] = []
+  var presented: PresentingNode? {
+    didSet { presented?.presenter = self }
+  }
+  weak var parent: PresentingNode?
+
+  init(_ identifier: String?) { restorationIdentifier = identifier }
+
+  func add(_ child: PresentingNode) {
+    child.parent = self
+    children.append(child)
+  }
+
+  var restorationContainer: RestorationParentLink? {
+    if let parent {
+      return RestorationParentLink(
+        parent: parent, index: parent.children.firstIndex { $0 === self })
+    }
+    return presenter.map { RestorationParentLink(parent: $0) }
+  }
+  var restorationChildren: [any StateRestoring] { children }
+  var restorationPresentedNode: (any StateRestoring)? { presented }
+  func encodeRestorableState(with coder: StateCoder) throws {}
+  func decodeRestorableState(with coder: StateDecoder) throws {}
+}
+
+@Suite struct PresentedNodeTests {
+  private func preservedPaths(_ roots: [any StateRestoring]) -> [String] {
+    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
+    return engine.makeArchive(roots: roots).report.identifierPaths
+  }
+
+  @Test func thePresentedNodeIsWalkedAfterTheChildrenAndCutWithItsPresenter() {
+    let root = PresentingNode("Root")
+    root.add(PresentingNode("Child"))
+    let modal = PresentingNode("Modal")
+    root.presented = modal
+    modal.add(PresentingNode("Editor"))
+    #expect(
+      preservedPaths([root]) == [
+        "Root", "Root/:[0]:/Child", "Root/Modal", "Root/Modal/:[0]:/Editor",
+      ])
+
+    // A presenter without identifier takes what it presents out with it.
+    let anonymous = PresentingNode(nil)
+    anonymous.presented = PresentingNode("Sheet")
+    #expect(preservedPaths([anonymous]).isEmpty)
+  }
+
+  @Test func anExistingPresentedNodeIsFoundByIdentifierWithoutIndex() {
+    let root = PresentingNode("Root")
+    let modal = PresentingNode("Modal")
+    root.presented = modal
+    #expect(root.restorationChild(withIdentifier: "Modal", index: nil) === modal)
+    #expect(root.restorationChild(withIdentifier: "Modal", index: 0) == nil)
+  }
+}

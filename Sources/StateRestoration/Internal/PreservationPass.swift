@@ -158,6 +158,7 @@ final class PreservationPass: ReferenceEncoding {
       // a view is crossed, so identified views deeper in its controller's tree are found.
       if let node, node.restorationKind == .view {
         for child in node.restorationChildren { enqueue(child) }
+        if let presented = node.restorationPresentedNode { enqueue(presented) }
       }
       return
     }
@@ -175,6 +176,7 @@ final class PreservationPass: ReferenceEncoding {
     // root paths are listed.
     if let node {
       for child in node.restorationChildren { enqueue(child) }
+      if let presented = node.restorationPresentedNode { enqueue(presented) }
     }
 
     pathOwners.insert(path, records.count, at: lookup)

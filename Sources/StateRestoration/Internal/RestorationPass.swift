@@ -91,16 +91,20 @@ final class RestorationPass: ReferenceResolving {
     // that path is a duplicate, skipped before the map is asked. Only what is below it counts.
     if includingRoot { mapPath(of: root) }
     guard let node = root as? any RestorationNode else { return }
-    let children = node.restorationChildren
-    guard !children.isEmpty else { return }
-    var stack = Array(children.reversed())
+    var stack: [any StateRestoring] = []
+    Self.pushBelow(node, onto: &stack)
     while let object = stack.popLast() {
       guard mapped.insert(true, for: ObjectIdentifier(object)) else { continue }
       mapPath(of: object)
-      if let node = object as? any RestorationNode {
-        stack.append(contentsOf: node.restorationChildren.reversed())
-      }
+      if let node = object as? any RestorationNode { Self.pushBelow(node, onto: &stack) }
     }
+  }
+
+  /// Pushes a node's children and presented node so that they pop in walk order.
+  private static func pushBelow(_ node: any RestorationNode, onto stack: inout [any StateRestoring])
+  {
+    if let presented = node.restorationPresentedNode { stack.append(presented) }
+    stack.append(contentsOf: node.restorationChildren.reversed())
   }
 
   private func mapPath(of object: any StateRestoring) {

@@ -67,10 +67,11 @@ class TestController: RestorationNode {
 
   var restorationChildren: [any StateRestoring] {
     var result: [any StateRestoring] = children
-    if let presented { result.append(presented) }
     if let rootView { result.append(rootView) }
     return result
   }
+
+  var restorationPresentedNode: (any StateRestoring)? { presented }
 
   func restorationWillDecode(with coder: StateDecoder) {
     willDecodeCalls += 1
