@@ -101,6 +101,19 @@ public final class ApplicationHarness {
     )
   }
 
+  /// A new process's application, made as the first one was: a fresh delegate and storyboard
+  /// over the same store.
+  private func makeNextApplication() -> Application {
+    Self.makeApplication(
+      applicationInfo: applicationInfo,
+      settings: settings,
+      logger: logger,
+      store: store,
+      storyboard: makeMainStoryboard?(),
+      delegate: makeDelegate()
+    )
+  }
+
   /// Launches the current application if it has not launched yet.
   ///
   /// - Returns: Its restoration report.
@@ -150,14 +163,7 @@ public final class ApplicationHarness {
   /// included). Call ``relaunch()`` afterwards to see what the next launch does.
   public func launchCrashingDuringRestoration() {
     application.terminate(.crash)
-    let next = Self.makeApplication(
-      applicationInfo: applicationInfo,
-      settings: settings,
-      logger: logger,
-      store: store,
-      storyboard: makeMainStoryboard?(),
-      delegate: makeDelegate()
-    )
+    let next = makeNextApplication()
     var atCrash: [ArchiveStoreItem: [UInt8]]?
     next.engine.phaseObserver = { [store] phase in
       if phase == .decodeState, atCrash == nil { atCrash = store.contents }
@@ -165,14 +171,7 @@ public final class ApplicationHarness {
     next.launch()
     next.terminate(.crash)
     if let atCrash { store.contents = atCrash }
-    application = Self.makeApplication(
-      applicationInfo: applicationInfo,
-      settings: settings,
-      logger: logger,
-      store: store,
-      storyboard: makeMainStoryboard?(),
-      delegate: makeDelegate()
-    )
+    application = makeNextApplication()
   }
 
   /// Launches the current application (after ``launchCrashingDuringRestoration()``), or a new
@@ -201,14 +200,7 @@ public final class ApplicationHarness {
     application.terminate(reason)
     let archive = savedArchive
     let tracker = LifetimeTracker(application)
-    application = Self.makeApplication(
-      applicationInfo: applicationInfo,
-      settings: settings,
-      logger: logger,
-      store: store,
-      storyboard: makeMainStoryboard?(),
-      delegate: makeDelegate()
-    )
+    application = makeNextApplication()
     let leaked = tracker.survivors
     let report = launch()
     return Restart(

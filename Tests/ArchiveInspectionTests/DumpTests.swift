@@ -1,6 +1,7 @@
 import ArchiveInspection
 import Foundation
 import StateRestoration
+import TestSupport
 import Testing
 
 @Suite struct DumpTests {
@@ -33,8 +34,7 @@ import Testing
   /// An archive the Restorer app wrote (a country's detail pushed in the Countries tab), kept
   /// in the fuzzer's seed corpus.
   private func restorerArchive() throws -> RestorationArchive {
-    let file = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let file = BuiltExecutable.packageRoot
       .appendingPathComponent("Fuzz/Corpus/archive-reader/restorer-country-detail.data")
     return try RestorationArchive(decoding: [UInt8](try Data(contentsOf: file)))
   }

@@ -2,12 +2,13 @@ import StateRestoration
 import TestSupport
 import Testing
 
+/// The report of preserving `roots` (in memory), with the paths archived.
+private func preservedPaths(_ roots: [any StateRestoring]) -> PreservationReport {
+  let engine = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
+  return engine.makeArchive(roots: roots).report
+}
+
 @Suite struct IdentifierPathTests {
-  private func preservedPaths(_ roots: [any StateRestoring]) -> PreservationReport {
-    let delegate = TestDelegate()
-    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: delegate)
-    return engine.makeArchive(roots: roots).report
-  }
 
   @Test func tabBarNavigationAndPushedControllerGetUIKitPaths() {
     let demo = TalkDemo()
@@ -207,11 +208,6 @@ private final class PresentingNode: RestorationNode {
 }
 
 @Suite struct PresentedNodeTests {
-  private func preservedPaths(_ roots: [any StateRestoring]) -> [String] {
-    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
-    return engine.makeArchive(roots: roots).report.identifierPaths
-  }
-
   @Test func thePresentedNodeIsWalkedAfterTheChildrenAndCutWithItsPresenter() {
     let root = PresentingNode("Root")
     root.add(PresentingNode("Child"))
@@ -219,14 +215,14 @@ private final class PresentingNode: RestorationNode {
     root.presented = modal
     modal.add(PresentingNode("Editor"))
     #expect(
-      preservedPaths([root]) == [
+      preservedPaths([root]).identifierPaths == [
         "Root", "Root/:[0]:/Child", "Root/Modal", "Root/Modal/:[0]:/Editor",
       ])
 
     // A presenter without identifier takes what it presents out with it.
     let anonymous = PresentingNode(nil)
     anonymous.presented = PresentingNode("Sheet")
-    #expect(preservedPaths([anonymous]).isEmpty)
+    #expect(preservedPaths([anonymous]).identifierPaths.isEmpty)
   }
 
   @Test func anExistingPresentedNodeIsFoundByIdentifierWithoutIndex() {

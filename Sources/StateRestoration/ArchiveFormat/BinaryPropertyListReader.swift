@@ -372,6 +372,32 @@ struct BinaryPropertyListReader {
   mutating func string(_ reference: Int) throws(RestorationError) -> String {
     let offset = try offset(of: reference)
     if let cached = stringCache[reference] { return cached }
+    let (isASCII, count, start) = try stringPayload(at: offset, reference: reference)
+    let result: String
+    if isASCII {
+      result = bytes.withUnsafeBufferPointer { buffer in
+        String(
+          decoding: UnsafeBufferPointer(rebasing: buffer[start..<(start + count)]), as: UTF8.self)
+      }
+    } else {
+      var units = [UInt16](repeating: 0, count: count)
+      for index in 0..<count {
+        units[index] = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
+      }
+      result = String(decoding: units, as: UTF16.self)
+    }
+    stringCache[reference] = result
+    return result
+  }
+
+  /// Where a string object's payload lies, with its marker, length, span and (for an ASCII
+  /// string) bytes checked: what reading a string and checking one share.
+  ///
+  /// - Returns: Whether the payload is ASCII (else UTF-16), its length in characters, and its
+  ///   first byte.
+  private func stringPayload(at offset: Int, reference: Int) throws(RestorationError) -> (
+    isASCII: Bool, count: Int, start: Int
+  ) {
     let marker = bytes[offset] >> 4
     guard marker == 0x5 || marker == 0x6 else {
       throw RestorationError(.malformed, "object \(reference) is not a string", offset: offset)
@@ -384,28 +410,21 @@ struct BinaryPropertyListReader {
         offset: offset
       )
     }
-    let result: String
-    if marker == 0x5 {
-      try checkSpan(start: start, count: count, width: 1, at: offset)
-      let decoded = bytes.withUnsafeBufferPointer { buffer -> String? in
-        let slice = UnsafeBufferPointer(rebasing: buffer[start..<(start + count)])
-        for byte in slice where byte >= 0x80 { return nil }
-        return String(decoding: slice, as: UTF8.self)
+    let isASCII = marker == 0x5
+    try checkSpan(start: start, count: count, width: isASCII ? 1 : 2, at: offset)
+    if isASCII {
+      let valid = bytes.withUnsafeBufferPointer { buffer -> Bool in
+        var combined: UInt8 = 0
+        for byte in UnsafeBufferPointer(rebasing: buffer[start..<(start + count)]) {
+          combined |= byte
+        }
+        return combined < 0x80
       }
-      guard let decoded else {
+      guard valid else {
         throw RestorationError(.malformed, "ASCII string holds a non-ASCII byte", offset: offset)
       }
-      result = decoded
-    } else {
-      try checkSpan(start: start, count: count, width: 2, at: offset)
-      var units = [UInt16](repeating: 0, count: count)
-      for index in 0..<count {
-        units[index] = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
-      }
-      result = String(decoding: units, as: UTF16.self)
     }
-    stringCache[reference] = result
-    return result
+    return (isASCII, count, start)
   }
 
   /// Any object, as a ``StateValue``.
@@ -781,33 +800,7 @@ struct BinaryPropertyListReader {
   mutating func checkString(_ reference: Int) throws(RestorationError) {
     let offset = try offset(of: reference)
     if stringCache[reference] != nil { return }
-    let marker = bytes[offset] >> 4
-    guard marker == 0x5 || marker == 0x6 else {
-      throw RestorationError(.malformed, "object \(reference) is not a string", offset: offset)
-    }
-    let (count, start) = try header(at: offset)
-    guard count <= limits.maxStringLength else {
-      throw RestorationError(
-        .limitExceeded,
-        "string of \(count) characters (limit \(limits.maxStringLength))",
-        offset: offset
-      )
-    }
-    if marker == 0x5 {
-      try checkSpan(start: start, count: count, width: 1, at: offset)
-      let ascii = bytes.withUnsafeBufferPointer { buffer -> Bool in
-        var combined: UInt8 = 0
-        for byte in UnsafeBufferPointer(rebasing: buffer[start..<(start + count)]) {
-          combined |= byte
-        }
-        return combined < 0x80
-      }
-      guard ascii else {
-        throw RestorationError(.malformed, "ASCII string holds a non-ASCII byte", offset: offset)
-      }
-    } else {
-      try checkSpan(start: start, count: count, width: 2, at: offset)
-    }
+    _ = try stringPayload(at: offset, reference: reference)
   }
 
   /// The error for a UID that names no record, as the archive reader reports it.

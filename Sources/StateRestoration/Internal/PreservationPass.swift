@@ -151,14 +151,19 @@ final class PreservationPass: ReferenceEncoding {
     }
   }
 
+  /// Adds a node's children, then what it presents, to the walk.
+  private func enqueueNodes(below node: any RestorationNode) {
+    for child in node.restorationChildren { enqueue(child) }
+    if let presented = node.restorationPresentedNode { enqueue(presented) }
+  }
+
   private func visit(_ object: any StateRestoring) {
     let node = object as? any RestorationNode
     guard let path = path(of: object) else {
       // No identifier: a controller or object cuts itself and its subtree out (UIKit's rule);
       // a view is crossed, so identified views deeper in its controller's tree are found.
       if let node, node.restorationKind == .view {
-        for child in node.restorationChildren { enqueue(child) }
-        if let presented = node.restorationPresentedNode { enqueue(presented) }
+        enqueueNodes(below: node)
       }
       return
     }
@@ -175,8 +180,7 @@ final class PreservationPass: ReferenceEncoding {
     // order even when the encode references one of them (a tab bar's selected tab), as UIKit's
     // root paths are listed.
     if let node {
-      for child in node.restorationChildren { enqueue(child) }
-      if let presented = node.restorationPresentedNode { enqueue(presented) }
+      enqueueNodes(below: node)
     }
 
     pathOwners.insert(path, records.count, at: lookup)
