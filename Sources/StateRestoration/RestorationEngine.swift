@@ -177,18 +177,9 @@ public final class RestorationEngine {
     let clock = ContinuousClock()
     let start = clock.now
     do {
-      let resolve = { (path: String) throws(RestorationError) -> Int in
-        guard let position = pass.archivePosition(ofPath: path) else {
-          throw RestorationError(
-            .encodingFailed,
-            "reference to '\(path)', which has no record in the archive"
-          )
-        }
-        return position
-      }
       var records = PassRecords(pass: pass)
-      let bytes = try BinaryPropertyListWriter.archiveBytes(
-        topLevel: topLevel, records: &records, resolve: resolve)
+      let bytes = try ArchiveBuilder.archiveBytes(
+        topLevel: topLevel, records: &records, resolve: { pass.archivePosition(ofPath: $0) })
       report.timings[.encodeArchive] = clock.now - start
       return (bytes, report)
     } catch {

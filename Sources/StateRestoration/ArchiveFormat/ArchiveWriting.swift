@@ -1,9 +1,8 @@
 /// The records the archive writer writes: a ``RestorationArchive``'s, or those of a
 /// preservation pass, which the writer reads straight from the objects' coders.
 ///
-/// Both go through ``BinaryPropertyListWriter/archiveBytes(topLevel:records:resolve:)``, so an
-/// archive written during a preserve has the same bytes as `makeArchive(roots:)` followed by
-/// `encoded()`.
+/// Both go through ``ArchiveBuilder``, so an archive written during a preserve has the same bytes
+/// as `makeArchive(roots:)` followed by `encoded()`.
 protocol ArchiveRecordSource {
   /// The number of records.
   var count: Int { get }
@@ -16,11 +15,7 @@ protocol ArchiveRecordSource {
   /// The record's sensitive keys, sorted.
   func sensitiveKeys(at position: Int) -> [String]
   /// Adds the record's state dictionary, keys in the order written, and returns its reference.
-  mutating func addState(
-    at position: Int,
-    to writer: inout BinaryPropertyListWriter,
-    resolve: (String) throws(RestorationError) -> Int
-  ) throws(RestorationError) -> Int
+  mutating func addState(at position: Int, to writer: inout BinaryPropertyListWriter) -> Int
 }
 
 /// The records of a ``RestorationArchive``, read in place.
@@ -41,12 +36,8 @@ struct ArchiveRecords: ArchiveRecordSource {
   func storyboard(at position: Int) -> StoryboardReference? { records[position].storyboard }
   func sensitiveKeys(at position: Int) -> [String] { records[position].sensitiveKeys }
 
-  mutating func addState(
-    at position: Int,
-    to writer: inout BinaryPropertyListWriter,
-    resolve: (String) throws(RestorationError) -> Int
-  ) throws(RestorationError) -> Int {
-    try writer.addDictionary(records[position].state, resolve: resolve)
+  mutating func addState(at position: Int, to writer: inout BinaryPropertyListWriter) -> Int {
+    writer.addDictionary(records[position].state)
   }
 }
 
@@ -80,11 +71,7 @@ struct PassRecords: ArchiveRecordSource {
     return keys.isEmpty ? [] : keys.sorted()
   }
 
-  mutating func addState(
-    at position: Int,
-    to writer: inout BinaryPropertyListWriter,
-    resolve: (String) throws(RestorationError) -> Int
-  ) throws(RestorationError) -> Int {
+  mutating func addState(at position: Int, to writer: inout BinaryPropertyListWriter) -> Int {
     let coder = pass.records[pass.recordIndex(at: position)].coder
     let names = pass.keys.names
     if keyReferences.count < names.count {
@@ -92,103 +79,130 @@ struct PassRecords: ArchiveRecordSource {
       keyReferences.append(
         contentsOf: repeatElement(-1, count: names.count - keyReferences.count))
     }
-    return try writer.addDictionary(
-      entries: coder.entries, keyNames: names, keyReferences: &keyReferences, resolve: resolve)
+    return writer.addDictionary(
+      entries: coder.entries, keyNames: names, keyReferences: &keyReferences)
   }
 }
 
-extension BinaryPropertyListWriter {
-  /// Writes an archive: the root dictionary with its checksum, format, top level and records, in
-  /// the layout of docs/ArchiveFormat.md.
-  static func archiveBytes<Records: ArchiveRecordSource>(
+/// Builds an archive record by record, in the layout of docs/ArchiveFormat.md: the checksum,
+/// then each record, then the top level, the `objects` array and the root.
+///
+/// Records are added in archive order; the top level comes last because the engine writes its
+/// timestamp once the walk is done. References are resolved at the end too, so a record may
+/// reference one not added yet, and records can be added while the walk that makes them is still
+/// running (see ``ConcurrentArchiveWriter``).
+struct ArchiveBuilder {
+  private(set) var writer: BinaryPropertyListWriter
+  private let checksum: Int
+  // Field names, kinds and class names repeat in every record: each is looked up once.
+  private let pathKey: Int
+  private let kindKey: Int
+  private let classKey: Int
+  private let stateKey: Int
+  private var kindReferences: [Int?] = Array(repeating: nil, count: RestorationKind.allCases.count)
+  private var lastClass: (name: String, reference: Int)?
+  private var restorationClassKey: Int?
+  private var lastRestorationClass: (name: String, reference: Int)?
+  private var recordReferences: [Int] = []
+  private var keys: [Int] = []
+  private var values: [Int] = []
+
+  /// Starts an archive of about `estimatedRecordCount` records.
+  init(estimatedRecordCount: Int) {
+    writer = BinaryPropertyListWriter(estimatedObjectCount: estimatedRecordCount * 12 + 16)
+    checksum = writer.addChecksumPlaceholder()
+    pathKey = writer.add(string: ArchiveField.path)
+    kindKey = writer.add(string: ArchiveField.kind)
+    classKey = writer.add(string: ArchiveField.className)
+    stateKey = writer.add(string: ArchiveField.state)
+    recordReferences.reserveCapacity(estimatedRecordCount)
+  }
+
+  /// The number of records added.
+  var recordCount: Int { recordReferences.count }
+
+  /// Adds the record at a position of `records`, as the next record of the archive.
+  mutating func addRecord<Records: ArchiveRecordSource>(at index: Int, of records: inout Records) {
+    keys.removeAll(keepingCapacity: true)
+    values.removeAll(keepingCapacity: true)
+    keys.append(pathKey)
+    values.append(writer.add(string: records.identifierPath(at: index)))
+    let kindSlot = records.kind(at: index).slot
+    let kind: Int
+    if let known = kindReferences[kindSlot] {
+      kind = known
+    } else {
+      kind = writer.add(string: records.kind(at: index).rawValue)
+      kindReferences[kindSlot] = kind
+    }
+    keys.append(kindKey)
+    values.append(kind)
+    let className: Int
+    if let lastClass, lastClass.name == records.className(at: index) {
+      className = lastClass.reference
+    } else {
+      className = writer.add(string: records.className(at: index))
+      lastClass = (records.className(at: index), className)
+    }
+    keys.append(classKey)
+    values.append(className)
+    if let restorationClass = records.restorationClassName(at: index) {
+      let key = restorationClassKey ?? writer.add(string: ArchiveField.restorationClass)
+      restorationClassKey = key
+      keys.append(key)
+      if let last = lastRestorationClass, last.name == restorationClass {
+        values.append(last.reference)
+      } else {
+        let reference = writer.add(string: restorationClass)
+        lastRestorationClass = (restorationClass, reference)
+        values.append(reference)
+      }
+    }
+    if let storyboard = records.storyboard(at: index) {
+      keys.append(writer.add(string: ArchiveField.storyboard))
+      values.append(writer.add(string: storyboard.name))
+      if let identifier = storyboard.identifier {
+        keys.append(writer.add(string: ArchiveField.storyboardIdentifier))
+        values.append(writer.add(string: identifier))
+      }
+    }
+    let sensitiveKeys = records.sensitiveKeys(at: index)
+    if !sensitiveKeys.isEmpty {
+      var sensitive: [Int] = []
+      for key in sensitiveKeys { sensitive.append(writer.add(string: key)) }
+      keys.append(writer.add(string: ArchiveField.sensitiveKeys))
+      values.append(writer.addArray(sensitive))
+    }
+    writer.referrer = recordReferences.count
+    let state = records.addState(at: index, to: &writer)
+    writer.referrer = -1
+    keys.append(stateKey)
+    values.append(state)
+    recordReferences.append(writer.addDictionary(keys: keys, values: values))
+  }
+
+  /// Adds the top level, resolves every reference and writes the file's bytes.
+  ///
+  /// - Parameters:
+  ///   - topLevel: The top-level values.
+  ///   - recordPath: The identifier path of the record at an archive position, to locate errors.
+  ///   - resolve: The archive position of the record with a path, or nil when none has it.
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) for a reference
+  ///   to a path without record.
+  mutating func finish(
     topLevel: KeyedValues,
-    records: inout Records,
-    resolve: (String) throws(RestorationError) -> Int
+    recordPath: (Int) -> String,
+    resolve: (String) -> Int?
   ) throws(RestorationError) -> [UInt8] {
-    var writer = BinaryPropertyListWriter(estimatedObjectCount: records.count * 12 + 16)
-    let checksum = writer.addChecksumPlaceholder()
-    let topLevelReference = try writer.addDictionary(topLevel, resolve: resolve)
-
-    // Field names, kinds and class names repeat in every record: look each up once. (No nested
-    // functions here: capturing the writer would move it to the heap and check exclusivity on
-    // every access.)
-    let pathKey = writer.add(string: ArchiveField.path)
-    let kindKey = writer.add(string: ArchiveField.kind)
-    let classKey = writer.add(string: ArchiveField.className)
-    let stateKey = writer.add(string: ArchiveField.state)
-    var kindReferences: [Int?] = Array(repeating: nil, count: RestorationKind.allCases.count)
-    var lastClass: (name: String, reference: Int)?
-    var restorationClassKey: Int?
-    var lastRestorationClass: (name: String, reference: Int)?
-
-    var recordReferences: [Int] = []
-    recordReferences.reserveCapacity(records.count)
-    var keys: [Int] = []
-    var values: [Int] = []
-    for index in 0..<records.count {
-      keys.removeAll(keepingCapacity: true)
-      values.removeAll(keepingCapacity: true)
-      keys.append(pathKey)
-      values.append(writer.add(string: records.identifierPath(at: index)))
-      let kindSlot = records.kind(at: index).slot
-      let kind: Int
-      if let known = kindReferences[kindSlot] {
-        kind = known
-      } else {
-        kind = writer.add(string: records.kind(at: index).rawValue)
-        kindReferences[kindSlot] = kind
-      }
-      keys.append(kindKey)
-      values.append(kind)
-      let className: Int
-      if let lastClass, lastClass.name == records.className(at: index) {
-        className = lastClass.reference
-      } else {
-        className = writer.add(string: records.className(at: index))
-        lastClass = (records.className(at: index), className)
-      }
-      keys.append(classKey)
-      values.append(className)
-      if let restorationClass = records.restorationClassName(at: index) {
-        let key = restorationClassKey ?? writer.add(string: ArchiveField.restorationClass)
-        restorationClassKey = key
-        keys.append(key)
-        if let last = lastRestorationClass, last.name == restorationClass {
-          values.append(last.reference)
-        } else {
-          let reference = writer.add(string: restorationClass)
-          lastRestorationClass = (restorationClass, reference)
-          values.append(reference)
-        }
-      }
-      if let storyboard = records.storyboard(at: index) {
-        keys.append(writer.add(string: ArchiveField.storyboard))
-        values.append(writer.add(string: storyboard.name))
-        if let identifier = storyboard.identifier {
-          keys.append(writer.add(string: ArchiveField.storyboardIdentifier))
-          values.append(writer.add(string: identifier))
-        }
-      }
-      let sensitiveKeys = records.sensitiveKeys(at: index)
-      if !sensitiveKeys.isEmpty {
-        var sensitive: [Int] = []
-        for key in sensitiveKeys { sensitive.append(writer.add(string: key)) }
-        keys.append(writer.add(string: ArchiveField.sensitiveKeys))
-        values.append(writer.addArray(sensitive))
-      }
-      do throws(RestorationError) {
-        let state = try records.addState(at: index, to: &writer, resolve: resolve)
-        keys.append(stateKey)
-        values.append(state)
-      } catch {
-        var located = error
-        located.identifierPath = records.identifierPath(at: index)
-        throw located
-      }
-      recordReferences.append(writer.addDictionary(keys: keys, values: values))
+    let topLevelReference = writer.addDictionary(topLevel)
+    if let (path, referrer) = writer.resolveReferences(resolve) {
+      throw RestorationError(
+        .encodingFailed,
+        "reference to '\(path)', which has no record in the archive",
+        identifierPath: referrer >= 0 ? recordPath(referrer) : nil
+      )
     }
     let objects = writer.addArray(recordReferences)
-
     let rootKeys = [
       writer.add(string: ArchiveField.checksum),
       writer.add(string: ArchiveField.format),
@@ -200,5 +214,17 @@ extension BinaryPropertyListWriter {
     ]
     let root = writer.addDictionary(keys: rootKeys, values: rootValues)
     return writer.makeBytes(top: root)
+  }
+
+  /// Writes a whole archive: every record of `records` in order, then the top level.
+  static func archiveBytes<Records: ArchiveRecordSource>(
+    topLevel: KeyedValues,
+    records: inout Records,
+    resolve: (String) -> Int?
+  ) throws(RestorationError) -> [UInt8] {
+    var builder = ArchiveBuilder(estimatedRecordCount: records.count)
+    for index in 0..<records.count { builder.addRecord(at: index, of: &records) }
+    return try builder.finish(
+      topLevel: topLevel, recordPath: { records.identifierPath(at: $0) }, resolve: resolve)
   }
 }

@@ -945,7 +945,8 @@ package enum PropertyList {
   /// - Throws: ``RestorationError`` when the value holds a reference.
   package static func write(_ value: StateValue) throws(RestorationError) -> [UInt8] {
     var writer = BinaryPropertyListWriter()
-    let top = try writer.add(value) { (path: String) throws(RestorationError) -> Int in
+    let top = writer.add(value)
+    if let (path, _) = writer.resolveReferences({ _ in nil }) {
       throw RestorationError(
         .encodingFailed, "a plain property list cannot hold the reference '\(path)'")
     }

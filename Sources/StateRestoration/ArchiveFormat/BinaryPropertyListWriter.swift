@@ -29,7 +29,8 @@ struct BinaryPropertyListWriter {
     case checksum
     /// An index into `strings`.
     case string(Int)
-    case uid(UInt64)
+    /// An index into `uidPaths`: the record it names is known once references are resolved.
+    case uid(Int)
     /// `references[range]` are the element references.
     case array(Range<Int>)
     /// `references[range]` are the keys, then the values, each half of the range.
@@ -62,7 +63,16 @@ struct BinaryPropertyListWriter {
   private var integers = WordTable()
   private var reals = WordTable()
   private var dates = WordTable()
-  private var uids = WordTable()
+  /// The object of each referenced path, so that equal references share one UID.
+  private var uidTable: StringTable
+  /// The referenced paths, by UID index, with the record that first referenced each.
+  private var uidPaths: [String] = []
+  private var uidReferrers: [Int32] = []
+  /// The record index of each UID, by UID index, once ``resolveReferences(_:)`` ran.
+  private var uidValues: [UInt64] = []
+  /// The record whose values are being added (its position in the archive), or -1; kept with
+  /// each new reference so that a dangling one is reported where it was written.
+  var referrer = -1
   private var booleans: [Int?] = [nil, nil]
   private var checksumReference: Int?
 
@@ -74,7 +84,7 @@ struct BinaryPropertyListWriter {
     // Dates and UIDs are often one or more per record (a record is about a dozen objects):
     // sized up front, their tables are not rebuilt a dozen times as they fill.
     dates = WordTable(capacity: max(16, estimatedObjectCount / 12))
-    uids = WordTable(capacity: max(16, estimatedObjectCount / 12))
+    uidTable = StringTable(capacity: max(16, estimatedObjectCount / 12))
   }
 
   // MARK: Building the object table
@@ -117,13 +127,46 @@ struct BinaryPropertyListWriter {
     return append(.string(strings.count - 1), bytes: bytes)
   }
 
-  /// Adds a UID (a reference into the archive's object records), shared with equal UIDs.
-  mutating func add(uid: Int) -> Int {
-    let value = UInt64(uid)
-    if let existing = uids.value(for: value) { return existing }
-    let reference = append(.uid(value), bytes: 1 + Self.byteWidth(for: value))
-    uids.set(reference, for: value)
+  /// Adds a reference to the record of a path, shared with equal references.
+  ///
+  /// Records can be referenced before they are added, so the record index is filled in by
+  /// ``resolveReferences(_:)``, which must run before ``makeBytes(top:)``.
+  mutating func add(referenceTo path: String) -> Int {
+    let lookup = uidTable.lookUp(path)
+    if let existing = lookup.value { return existing }
+    // The UID's size depends on the index, known when it is resolved.
+    let reference = append(.uid(uidPaths.count), bytes: 0)
+    uidTable.insert(path, reference, at: lookup)
+    uidPaths.append(path)
+    uidReferrers.append(Int32(truncatingIfNeeded: referrer))
     return reference
+  }
+
+  /// Whether any reference was added.
+  var hasReferences: Bool { !uidPaths.isEmpty }
+
+  /// Fills in the record index of every reference.
+  ///
+  /// - Parameter resolve: The record index of a path, or nil when no record has it.
+  /// - Returns: nil when every reference resolved; else the first dangling path, with the
+  ///   position of the record whose values referenced it first (-1 for the top level).
+  mutating func resolveReferences(
+    _ resolve: (String) -> Int?
+  ) -> (path: String, referrer: Int)? {
+    uidValues.removeAll(keepingCapacity: true)
+    uidValues.reserveCapacity(uidPaths.count)
+    var bytes = 0
+    for index in uidPaths.indices {
+      guard let record = resolve(uidPaths[index]) else {
+        uidValues.removeAll()
+        return (uidPaths[index], Int(uidReferrers[index]))
+      }
+      let value = UInt64(record)
+      uidValues.append(value)
+      bytes += 1 + Self.byteWidth(for: value)
+    }
+    scalarBytes += bytes
+    return nil
   }
 
   @inline(__always)
@@ -166,13 +209,8 @@ struct BinaryPropertyListWriter {
     return reference
   }
 
-  /// Adds a value; references are resolved to record indices by `resolve`.
-  ///
-  /// - Throws: ``RestorationError`` when `resolve` does, for a dangling reference.
-  mutating func add(
-    _ value: StateValue,
-    resolve: (String) throws(RestorationError) -> Int
-  ) throws(RestorationError) -> Int {
+  /// Adds a value; references are resolved when ``resolveReferences(_:)`` runs.
+  mutating func add(_ value: StateValue) -> Int {
     switch value {
     case .bool(let value):
       return add(bool: value)
@@ -190,10 +228,10 @@ struct BinaryPropertyListWriter {
     case .string(let string):
       return add(string: string)
     case .reference(let path):
-      return add(uid: try resolve(path))
+      return add(referenceTo: path)
     case .array(let elements):
       let mark = scratch.count
-      try elements.withUnsafeBufferPointer { (elements) throws(RestorationError) in
+      elements.withUnsafeBufferPointer { elements in
         for index in elements.indices {
           // Matched in place, as in `addDictionary(entries:...)`.
           let child: Int
@@ -203,8 +241,8 @@ struct BinaryPropertyListWriter {
           case .bool(let value): child = add(bool: value)
           case .date(let value): child = add(date: value)
           case .string(let value): child = add(string: value)
-          case .reference(let path): child = add(uid: try resolve(path))
-          default: child = try add(elements[index], resolve: resolve)
+          case .reference(let path): child = add(referenceTo: path)
+          default: child = add(elements[index])
           }
           scratch.append(child)
         }
@@ -217,7 +255,7 @@ struct BinaryPropertyListWriter {
       for key in keys { scratch.append(add(string: key)) }
       for key in keys {
         guard let element = entries[key] else { continue }
-        let child = try add(element, resolve: resolve)
+        let child = add(element)
         scratch.append(child)
       }
       return appendContainer(from: mark, isDictionary: true)
@@ -225,19 +263,16 @@ struct BinaryPropertyListWriter {
   }
 
   /// Adds a dictionary with keys in the given order.
-  mutating func addDictionary(
-    _ values: KeyedValues,
-    resolve: (String) throws(RestorationError) -> Int
-  ) throws(RestorationError) -> Int {
+  mutating func addDictionary(_ values: KeyedValues) -> Int {
     let mark = scratch.count
     // Elements are read through buffer pointers, which borrow them; iterating the arrays would
     // copy each value and retain its payload.
     values.keys.withUnsafeBufferPointer { keys in
       for index in keys.indices { scratch.append(add(string: keys[index])) }
     }
-    try values.values.withUnsafeBufferPointer { (values) throws(RestorationError) in
+    values.values.withUnsafeBufferPointer { values in
       for index in values.indices {
-        let child = try add(values[index], resolve: resolve)
+        let child = add(values[index])
         scratch.append(child)
       }
     }
@@ -250,17 +285,14 @@ struct BinaryPropertyListWriter {
   ///   - entries: The values, with their keys' numbers.
   ///   - keyNames: The key names, by number.
   ///   - keyReferences: The reference of each key name already added, by number, or -1; updated.
-  ///   - resolve: Maps a referenced path to its record index.
   /// - Returns: The dictionary's reference.
-  /// - Throws: ``RestorationError`` when `resolve` does, for a dangling reference.
   mutating func addDictionary(
     entries: ContiguousArray<CoderEntry>,
     keyNames: [String],
-    keyReferences: inout [Int],
-    resolve: (String) throws(RestorationError) -> Int
-  ) throws(RestorationError) -> Int {
+    keyReferences: inout [Int]
+  ) -> Int {
     let mark = scratch.count
-    try entries.withUnsafeBufferPointer { (entries) throws(RestorationError) in
+    entries.withUnsafeBufferPointer { entries in
       for index in entries.indices {
         let key = Int(entries[index].key)
         var reference = keyReferences[key]
@@ -280,8 +312,8 @@ struct BinaryPropertyListWriter {
         case .bool(let value): child = add(bool: value)
         case .date(let value): child = add(date: value)
         case .string(let value): child = add(string: value)
-        case .reference(let path): child = add(uid: try resolve(path))
-        default: child = try add(entries[index].value, resolve: resolve)
+        case .reference(let path): child = add(referenceTo: path)
+        default: child = add(entries[index].value)
         }
         scratch.append(child)
       }
@@ -334,6 +366,7 @@ struct BinaryPropertyListWriter {
   /// - Returns: The file's bytes; when a checksum placeholder was added, it holds the CRC-32 of
   ///   every byte after it.
   func makeBytes(top: Int) -> [UInt8] {
+    precondition(uidValues.count == uidPaths.count, "references written before they were resolved")
     let referenceSize = Self.tableWidth(for: UInt64(max(objects.count - 1, 0)))
     let tableOffset = 8 + scalarBytes + references.count * referenceSize
     let offsetSize = Self.tableWidth(for: UInt64(tableOffset))
@@ -424,7 +457,8 @@ struct BinaryPropertyListWriter {
       stringBytes.withUnsafeBytes { bytes in
         out.append(raw: UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + size)]))
       }
-    case .uid(let value):
+    case .uid(let index):
+      let value = uidValues[index]
       let width = Self.byteWidth(for: value)
       out.append(0x80 | UInt8(width - 1))
       out.appendBigEndian(value, width: width)

@@ -53,20 +53,10 @@ extension RestorationArchive {
     }
     // A constant, so that the closure reads the table in place instead of copying it per call.
     let indices = table
-    let resolve = { (path: String) throws(RestorationError) -> Int in
-      guard let index = indices.value(for: path) else {
-        throw RestorationError(
-          .encodingFailed,
-          "reference to '\(path)', which has no record in the archive"
-        )
-      }
-      return index
-    }
-
     return try records.withUnsafeBufferPointer { (records) throws(RestorationError) in
       var source = ArchiveRecords(records: records)
-      return try BinaryPropertyListWriter.archiveBytes(
-        topLevel: topLevel, records: &source, resolve: resolve)
+      return try ArchiveBuilder.archiveBytes(
+        topLevel: topLevel, records: &source, resolve: { indices.value(for: $0) })
     }
   }
 

@@ -18,8 +18,8 @@ struct InProgressMarker: Equatable {
     var writer = BinaryPropertyListWriter()
     let keys = [writer.add(string: Self.triesLeftKey), writer.add(string: Self.extendedKey)]
     let values = [
-      (try? writer.add(.integer(Int64(triesLeft)), resolve: noReferences)) ?? 0,
-      (try? writer.add(.bool(extended), resolve: noReferences)) ?? 0,
+      writer.add(.integer(Int64(triesLeft))),
+      writer.add(.bool(extended)),
     ]
     let top = writer.addDictionary(keys: keys, values: values)
     return writer.makeBytes(top: top)
@@ -42,8 +42,4 @@ struct InProgressMarker: Equatable {
     triesLeft = tries
     extended = fields[Self.extendedKey].flatMap(Bool.init(stateValue:)) ?? false
   }
-}
-
-private func noReferences(_ path: String) throws(RestorationError) -> Int {
-  throw RestorationError(.encodingFailed, "the marker holds no references")
 }
