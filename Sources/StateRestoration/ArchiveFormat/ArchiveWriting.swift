@@ -187,6 +187,7 @@ struct ArchiveBuilder {
   ///   - topLevel: The top-level values.
   ///   - recordPath: The identifier path of the record at an archive position, to locate errors.
   ///   - resolve: The archive position of the record with a path, or nil when none has it.
+  /// - Returns: The file's bytes.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) for a reference
   ///   to a path without record.
   mutating func finish(
