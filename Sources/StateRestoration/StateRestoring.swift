@@ -50,9 +50,18 @@ public protocol StateRestoring: AnyObject {
 
   /// Called on every restored object after all decoding, the delegate's included, is done.
   func applicationFinishedRestoringState()
+
+  /// This object as a node of the tree, or nil when it is not one.
+  ///
+  /// Provided: a ``RestorationNode`` returns itself. The engine asks this of every object it
+  /// walks; a dynamic cast to the protocol instead looked the conformance up each time, a
+  /// fiftieth of a preserve.
+  var restorationNode: (any RestorationNode)? { get }
 }
 
 extension StateRestoring {
+  /// A cast, for a type that conforms to ``RestorationNode`` only through a subclass.
+  public var restorationNode: (any RestorationNode)? { self as? any RestorationNode }
   /// No parent by default.
   public var restorationParent: (any StateRestoring)? { nil }
   /// No restoration class by default.
@@ -197,6 +206,8 @@ public protocol RestorationNode: StateRestoring {
 }
 
 extension RestorationNode {
+  /// The node itself.
+  public var restorationNode: (any RestorationNode)? { self }
   /// A view controller by default.
   public var restorationKind: RestorationKind { .viewController }
   /// No container by default.

@@ -174,6 +174,25 @@ private func preservedPaths(_ roots: [any StateRestoring]) -> PreservationReport
     #expect(IdentifierPath.parent(of: unicode) == "Tab/:[1]:/Zürich")
     #expect(IdentifierPath.depth(of: unicode) == 3)
   }
+
+  @Test func depthCountsTheComponentsThatAreNotIndexComponentsAtEveryLength() {
+    // Paths of every length up to several words, made of the bytes that matter (slashes,
+    // index-component punctuation, digits), so slashes fall at every offset of a word.
+    var generator = SystemRandomNumberGenerator()
+    let pieces = ["/", ":[", "]:", "7", "42", "A", ":", "[", "]", "//", ":[3]:", "Screen"]
+    for _ in 0..<4_000 {
+      var path = ""
+      for _ in 0..<Int.random(in: 0...14, using: &generator) {
+        path += pieces.randomElement(using: &generator) ?? ""
+      }
+      let expected = path.split(separator: "/", omittingEmptySubsequences: false)
+        .filter { !IdentifierPath.isIndexComponent($0) }.count
+      #expect(IdentifierPath.depth(of: path) == expected, "\(path)")
+    }
+    #expect(IdentifierPath.depth(of: "Tab/:[12]:/Navigation/:[3]:/Screen/:[0]:") == 3)
+    #expect(IdentifierPath.depth(of: ":[0]:") == 0)
+    #expect(IdentifierPath.depth(of: "////////:[1]:/") == 9)
+  }
 }
 
 /// A node that presents another and encodes nothing: only the presented-node link reaches what
@@ -231,5 +250,38 @@ private final class PresentingNode: RestorationNode {
     root.presented = modal
     #expect(root.restorationChild(withIdentifier: "Modal", index: nil) === modal)
     #expect(root.restorationChild(withIdentifier: "Modal", index: 0) == nil)
+  }
+}
+
+/// An object that becomes a tree node only in a subclass, so its conformance to
+/// `StateRestoring` comes from a class that is not a node.
+private class PlainRestorable: StateRestoring {
+  let restorationIdentifier: String?
+  init(_ identifier: String) { restorationIdentifier = identifier }
+}
+
+private final class NodeSubclass: PlainRestorable, RestorationNode {
+  var children: [any StateRestoring] = []
+  var restorationChildren: [any StateRestoring] { children }
+}
+
+private final class ChildNode: RestorationNode {
+  let restorationIdentifier: String? = "Child"
+  weak var parent: NodeSubclass?
+  var restorationContainer: RestorationParentLink? {
+    parent.map { RestorationParentLink(parent: $0, index: 0) }
+  }
+}
+
+@Suite struct RestorationNodeLookupTests {
+  @Test func aClassThatBecomesANodeInASubclassIsWalkedAsANode() {
+    let parent = NodeSubclass("Parent")
+    let child = ChildNode()
+    child.parent = parent
+    parent.children = [child]
+    let restorable: any StateRestoring = parent
+    #expect(restorable.restorationNode === parent)
+    #expect((PlainRestorable("Plain") as any StateRestoring).restorationNode == nil)
+    #expect(preservedPaths([parent]).identifierPaths == ["Parent", "Parent/:[0]:/Child"])
   }
 }

@@ -158,7 +158,7 @@ final class PreservationPass: ReferenceEncoding {
   }
 
   private func visit(_ object: any StateRestoring) {
-    let node = object as? any RestorationNode
+    let node = object.restorationNode
     guard let path = path(of: object) else {
       // No identifier: a controller or object cuts itself and its subtree out (UIKit's rule);
       // a view is crossed, so identified views deeper in its controller's tree are found.

@@ -90,13 +90,13 @@ final class RestorationPass: ReferenceResolving {
     // A located object needs no entry of its own: its path has a record, so a later record with
     // that path is a duplicate, skipped before the map is asked. Only what is below it counts.
     if includingRoot { mapPath(of: root) }
-    guard let node = root as? any RestorationNode else { return }
+    guard let node = root.restorationNode else { return }
     var stack: [any StateRestoring] = []
     Self.pushBelow(node, onto: &stack)
     while let object = stack.popLast() {
       guard mapped.insert(true, for: ObjectIdentifier(object)) else { continue }
       mapPath(of: object)
-      if let node = object as? any RestorationNode { Self.pushBelow(node, onto: &stack) }
+      if let node = object.restorationNode { Self.pushBelow(node, onto: &stack) }
     }
   }
 
@@ -239,7 +239,7 @@ final class RestorationPass: ReferenceResolving {
   /// Asks the restored container of `path` for a child with the same identifier and index.
   private func childOfLocatedContainer(at path: String) -> (any StateRestoring)? {
     guard let container = locatedContainer(of: path),
-      let node = container.object as? any RestorationNode
+      let node = container.object.restorationNode
     else { return nil }
     var components = self.components(of: path, ancestor: nil)
     guard let identifier = components.popLast() else { return nil }
@@ -255,7 +255,7 @@ final class RestorationPass: ReferenceResolving {
 
   /// The container's own account of why it has no child at `path`, if it gives one.
   private func missingChildReason(in container: any StateRestoring, at path: String) -> String? {
-    guard let node = container as? any RestorationNode else { return nil }
+    guard let node = container.restorationNode else { return nil }
     var components = IdentifierPath.components(of: path)
     guard let identifier = components.popLast() else { return nil }
     var index: Int?
@@ -377,7 +377,7 @@ final class RestorationPass: ReferenceResolving {
         )
         continue
       }
-      if let node = object as? any RestorationNode {
+      if let node = object.restorationNode {
         node.restorationWillDecode(with: coder)
       }
       do {
