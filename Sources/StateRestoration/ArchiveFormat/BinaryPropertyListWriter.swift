@@ -142,9 +142,6 @@ struct BinaryPropertyListWriter {
     return reference
   }
 
-  /// Whether any reference was added.
-  var hasReferences: Bool { !uidPaths.isEmpty }
-
   /// Fills in the record index of every reference.
   ///
   /// - Parameter resolve: The record index of a path, or nil when no record has it.
@@ -232,20 +229,7 @@ struct BinaryPropertyListWriter {
     case .array(let elements):
       let mark = scratch.count
       elements.withUnsafeBufferPointer { elements in
-        for index in elements.indices {
-          // Matched in place, as in `addDictionary(entries:...)`.
-          let child: Int
-          switch elements[index] {
-          case .integer(let value): child = add(integer: value)
-          case .real(let value): child = add(real: value)
-          case .bool(let value): child = add(bool: value)
-          case .date(let value): child = add(date: value)
-          case .string(let value): child = add(string: value)
-          case .reference(let path): child = add(referenceTo: path)
-          default: child = add(elements[index])
-          }
-          scratch.append(child)
-        }
+        for index in elements.indices { scratch.append(addInPlace(elements[index])) }
       }
       return appendContainer(from: mark, isDictionary: false)
     case .dictionary(let entries):
@@ -259,6 +243,23 @@ struct BinaryPropertyListWriter {
         scratch.append(child)
       }
       return appendContainer(from: mark, isDictionary: true)
+    }
+  }
+
+  /// Adds a value where it lies, for the containers' loops.
+  ///
+  /// Scalars are matched on the borrowed value: handing the whole value to ``add(_:)`` copied
+  /// it, with a retain and a release, for every value of every object.
+  @inline(__always)
+  private mutating func addInPlace(_ value: borrowing StateValue) -> Int {
+    switch value {
+    case .integer(let value): return add(integer: value)
+    case .real(let value): return add(real: value)
+    case .bool(let value): return add(bool: value)
+    case .date(let value): return add(date: value)
+    case .string(let value): return add(string: value)
+    case .reference(let path): return add(referenceTo: path)
+    default: return add(copy value)
     }
   }
 
@@ -302,21 +303,7 @@ struct BinaryPropertyListWriter {
         }
         scratch.append(reference)
       }
-      for index in entries.indices {
-        // Scalars are matched in place: handing the whole value to `add` copied it, with a
-        // retain and a release, for every value of every object.
-        let child: Int
-        switch entries[index].value {
-        case .integer(let value): child = add(integer: value)
-        case .real(let value): child = add(real: value)
-        case .bool(let value): child = add(bool: value)
-        case .date(let value): child = add(date: value)
-        case .string(let value): child = add(string: value)
-        case .reference(let path): child = add(referenceTo: path)
-        default: child = add(entries[index].value)
-        }
-        scratch.append(child)
-      }
+      for index in entries.indices { scratch.append(addInPlace(entries[index].value)) }
     }
     return appendContainer(from: mark, isDictionary: true)
   }
