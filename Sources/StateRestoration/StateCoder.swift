@@ -76,19 +76,15 @@ public final class StateCoder {
     }
   }
 
-  /// Sets or removes the value of a key.
-  private func set(_ value: StateValue?, forKey name: String) {
+  /// Sets the value of a key.
+  // Consuming: the value moves into the entries, where a borrowed one was copied there and the
+  // caller's copy released (a retain and a release for every value with a payload).
+  private func set(_ value: consuming StateValue, forKey name: String) {
     let key = keys.number(of: name)
     if let position = position(of: key) {
-      if let value {
-        entries[position].value = value
-      } else {
-        entries.remove(at: position)
-        if index != nil { rebuildIndex() }
-      }
+      entries[position].value = value
       return
     }
-    guard let value else { return }
     // Coders hold a handful of keys: one allocation for eight instead of four as they grow.
     if entries.isEmpty { entries.reserveCapacity(8) }
     entries.append(CoderEntry(key: key, value: value))
@@ -97,6 +93,14 @@ public final class StateCoder {
     } else if entries.count > Self.indexThreshold {
       rebuildIndex()
     }
+  }
+
+  /// Removes the value of a key, if any.
+  private func remove(forKey name: String) {
+    let key = keys.number(of: name)
+    guard let position = position(of: key) else { return }
+    entries.remove(at: position)
+    if index != nil { rebuildIndex() }
   }
 
   private func rebuildIndex() {
@@ -140,7 +144,7 @@ public final class StateCoder {
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String, sensitive: Bool) {
     if sensitive {
       sensitiveKeys.insert(key)
-      set(nil, forKey: key)
+      remove(forKey: key)
     } else {
       encode(value, forKey: key)
     }
@@ -170,7 +174,7 @@ public final class StateCoder {
   /// - Parameters:
   ///   - value: The value.
   ///   - key: The key.
-  public func encodeValue(_ value: StateValue, forKey key: String) {
+  public func encodeValue(_ value: consuming StateValue, forKey key: String) {
     set(value, forKey: key)
   }
 
@@ -184,7 +188,7 @@ public final class StateCoder {
   ///   - key: The key.
   public func encode(_ object: (any StateRestoring)?, forKey key: String) {
     guard let object else {
-      set(nil, forKey: key)
+      remove(forKey: key)
       return
     }
     if let path = referencePath(to: object, key: key) {
@@ -214,7 +218,7 @@ public final class StateCoder {
   ///
   /// - Parameter key: The key.
   public func removeValue(forKey key: String) {
-    set(nil, forKey: key)
+    remove(forKey: key)
   }
 
   private func referencePath(to object: any StateRestoring, key: String) -> String? {

@@ -167,6 +167,31 @@ struct StringTable {
     }
   }
 
+  /// Runs `body` over a string's UTF-8 bytes with this table at hand, to look up pieces of the
+  /// string (its parent paths, its components) without making a string of each.
+  ///
+  /// Mutating, and the table handed to `body` in place, only so that a table stored in a class
+  /// is not copied: reading one through a closure, or copying it to a local first, retained and
+  /// released each of its arrays per call. `body` must not change the table.
+  @inline(__always)
+  mutating func withUTF8<Result>(
+    of string: String,
+    _ body: (UnsafeBufferPointer<UInt8>, inout StringTable) -> Result
+  ) -> Result {
+    var copy = string
+    return copy.withUTF8 { body($0, &self) }
+  }
+
+  /// Runs `body` with this table in place.
+  ///
+  /// For lookups in a table stored in a class: reading such a table copies it, a retain and a
+  /// release of each of its arrays per lookup (see ``withUTF8(of:_:)``). `body` must not change
+  /// the table.
+  @inline(__always)
+  mutating func inPlace<Result>(_ body: (inout StringTable) -> Result) -> Result {
+    body(&self)
+  }
+
   /// The key stored for an entry index (the order of insertion).
   func key(at entry: Int) -> String { keys[entry] }
 

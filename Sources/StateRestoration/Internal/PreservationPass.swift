@@ -135,7 +135,7 @@ final class PreservationPass: ReferenceEncoding {
 
   /// The archive position of the record that owns a path.
   func archivePosition(ofPath path: String) -> Int? {
-    guard let index = pathOwners.value(for: path) else { return nil }
+    guard let index = pathOwners.inPlace({ $0.value(for: path) }) else { return nil }
     guard let order else { return index }
     if positions.isEmpty {
       positions = [Int](repeating: 0, count: order.count)
@@ -167,7 +167,7 @@ final class PreservationPass: ReferenceEncoding {
       }
       return
     }
-    let lookup = pathOwners.lookUp(path)
+    let lookup = pathOwners.inPlace { $0.lookUp(path) }
     if lookup.value != nil {
       issue(
         .duplicatePath,

@@ -109,7 +109,7 @@ final class RestorationPass: ReferenceResolving {
 
   private func mapPath(of object: any StateRestoring) {
     guard let path = resolver.path(of: object) else { return }
-    let lookup = existing.lookUp(path)
+    let lookup = existing.inPlace { $0.lookUp(path) }
     if lookup.value == nil {
       existing.insert(path, existingObjects.count, at: lookup)
       existingObjects.append(object)
@@ -173,7 +173,7 @@ final class RestorationPass: ReferenceResolving {
       return nil
     }
     let path = record.identifierPath
-    if entryIndex.value(for: path) != nil { return skip(.duplicatePath) }
+    if entryIndex.inPlace({ $0.value(for: path) }) != nil { return skip(.duplicatePath) }
     let ancestor = nearestArchivedAncestor(of: path)
     if let ancestor, objects[ancestor] == nil {
       return skip(.missingParent(archive.records[ancestor].identifierPath))
@@ -207,7 +207,7 @@ final class RestorationPass: ReferenceResolving {
       {
         found = object
         entry.source = .delegate
-      } else if let object = existing.value(for: path).map({ existingObjects[$0] })
+      } else if let object = existing.inPlace({ $0.value(for: path) }).map({ existingObjects[$0] })
         ?? childOfLocatedContainer(at: path)
       {
         found = object
@@ -267,7 +267,8 @@ final class RestorationPass: ReferenceResolving {
 
   /// The direct container of `path`, when it has a record and was restored.
   private func locatedContainer(of path: String) -> (path: String, object: any StateRestoring)? {
-    guard let parent = IdentifierPath.parent(of: path), let index = entryIndex.value(for: parent),
+    guard let parent = IdentifierPath.parent(of: path),
+      let index = entryIndex.inPlace({ $0.value(for: parent) }),
       let object = objects[index]
     else { return nil }
     return (parent, object)
@@ -276,11 +277,8 @@ final class RestorationPass: ReferenceResolving {
   /// The entry of the closest proper ancestor path that has a record of its own.
   private func nearestArchivedAncestor(of path: String) -> Int? {
     // Parent paths are prefixes of the path: look them up in the path's own bytes rather than
-    // making a string per level. The table is read through a local: reading the property inside
-    // the closure copied the table, four retains and releases, per lookup.
-    var copy = path
-    let table = entryIndex
-    let found: Int?? = copy.withUTF8 { bytes -> Int?? in
+    // making a string per level.
+    let found: Int?? = entryIndex.withUTF8(of: path) { bytes, table -> Int?? in
       for byte in bytes where byte >= 0x80 { return .none }
       var end = IdentifierPath.parentEnd(in: bytes)
       while let length = end {
@@ -295,7 +293,7 @@ final class RestorationPass: ReferenceResolving {
     if case .some(let index) = found { return index }
     var current = IdentifierPath.parent(of: path)
     while let candidate = current {
-      if let index = entryIndex.value(for: candidate) { return index }
+      if let index = entryIndex.inPlace({ $0.value(for: candidate) }) { return index }
       current = IdentifierPath.parent(of: candidate)
     }
     return nil
@@ -320,10 +318,8 @@ final class RestorationPass: ReferenceResolving {
         start = prefix + 1
       }
     }
-    var copy = path
-    let table = componentNames
     var added: [String] = []
-    let split: [String]? = copy.withUTF8 { bytes -> [String]? in
+    let split: [String]? = componentNames.withUTF8(of: path) { bytes, table -> [String]? in
       guard isASCII(UnsafeRawBufferPointer(bytes)) else { return nil }
       var result = base
       result.reserveCapacity(base.count + 4)
@@ -403,7 +399,9 @@ final class RestorationPass: ReferenceResolving {
   // MARK: ReferenceResolving
 
   func resolveReference(_ path: String) -> (any StateRestoring)? {
-    guard let index = entryIndex.value(for: path), index < objects.count else { return nil }
+    guard let index = entryIndex.inPlace({ $0.value(for: path) }), index < objects.count else {
+      return nil
+    }
     return objects[index]
   }
 
@@ -418,7 +416,7 @@ final class RestorationPass: ReferenceResolving {
 
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?) {
     for path in paths {
-      guard let index = entryIndex.value(for: path) else { continue }
+      guard let index = entryIndex.inPlace({ $0.value(for: path) }) else { continue }
       if entries[index].status == .restored {
         entries[index].status = .truncated(reason)
       }
@@ -431,7 +429,7 @@ final class RestorationPass: ReferenceResolving {
   }
 
   func addNote(_ note: String, for path: String) {
-    guard let index = entryIndex.value(for: path) else { return }
+    guard let index = entryIndex.inPlace({ $0.value(for: path) }) else { return }
     entries[index].notes.append(note)
     debug("\(path): \(note)")
   }
