@@ -213,7 +213,14 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
 
   /// The identifier paths of the objects that were restored.
   public var restoredPaths: [String] {
-    entries.filter { $0.status == .restored }.map(\.identifierPath)
+    // One pass into an array of the right capacity: filtering then mapping copied every entry
+    // and grew the filtered array step by step.
+    var paths: [String] = []
+    paths.reserveCapacity(entries.count)
+    for index in entries.indices where entries[index].status == .restored {
+      paths.append(entries[index].identifierPath)
+    }
+    return paths
   }
 
   /// The total time of all phases.

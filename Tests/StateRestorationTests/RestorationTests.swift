@@ -187,6 +187,9 @@ import Testing
     #expect(
       report.status(of: "Root/:[0]:/Child/:[0]:/Grandchild")
         == .skipped(.missingParent("Root/:[0]:/Child")))
+    // Only what came back, in archive order.
+    #expect(report.restoredPaths == ["Root"])
+    #expect(report.entries.count == 3)
   }
 
   @Test func referencesPullUnreferencedObjectsIntoTheArchive() throws {

@@ -73,8 +73,13 @@ struct BinaryPropertyListReader {
   private let offsetSize: Int
   private let referenceSize: Int
 
-  /// Decoded strings, by object index, so shared keys are built once.
-  private var stringCache: [String?]
+  /// Decoded strings, so shared keys are built once: the position in `cachedStrings` of each
+  /// object's string, by object index, or -1.
+  ///
+  /// Two arrays rather than one `[String?]` per object: making and freeing that array stepped
+  /// through every object of the file, strings or not, one optional at a time.
+  private var stringSlots: [Int32]
+  private var cachedStrings: [String] = []
   /// The name number of each key object seen by ``keyNumber(_:)``, by object index; -1 unseen.
   private var keyNumbers: [Int32] = []
   private var numbersByName: [String: Int32] = [:]
@@ -147,7 +152,7 @@ struct BinaryPropertyListReader {
       )
     }
     offsetTableOffset = Int(table)
-    stringCache = []
+    stringSlots = []
     inProgress = []
     valueBudget = 0
     // Every object must start inside the object area.
@@ -175,7 +180,7 @@ struct BinaryPropertyListReader {
     }
     if let failure { throw failure }
     self.offsets = offsets
-    stringCache = [String?](repeating: nil, count: objectCount)
+    stringSlots = [Int32](repeating: -1, count: objectCount)
     inProgress = [Bool](repeating: false, count: objectCount)
     // A file whose containers are not shared materializes at most one value per reference,
     // and there are fewer references than bytes.
@@ -371,7 +376,8 @@ struct BinaryPropertyListReader {
   /// A string object.
   mutating func string(_ reference: Int) throws(RestorationError) -> String {
     let offset = try offset(of: reference)
-    if let cached = stringCache[reference] { return cached }
+    let slot = stringSlots[reference]
+    if slot >= 0 { return cachedStrings[Int(slot)] }
     let (isASCII, count, start) = try stringPayload(at: offset, reference: reference)
     let result: String
     if isASCII {
@@ -386,7 +392,10 @@ struct BinaryPropertyListReader {
       }
       result = String(decoding: units, as: UTF16.self)
     }
-    stringCache[reference] = result
+    if cachedStrings.count < Int32.max {
+      stringSlots[reference] = Int32(truncatingIfNeeded: cachedStrings.count)
+      cachedStrings.append(result)
+    }
     return result
   }
 
@@ -799,7 +808,7 @@ struct BinaryPropertyListReader {
   /// Checks a string object exactly as ``string(_:)`` reads it, without building the string.
   mutating func checkString(_ reference: Int) throws(RestorationError) {
     let offset = try offset(of: reference)
-    if stringCache[reference] != nil { return }
+    if stringSlots[reference] >= 0 { return }
     _ = try stringPayload(at: offset, reference: reference)
   }
 

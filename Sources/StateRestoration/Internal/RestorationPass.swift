@@ -126,7 +126,9 @@ final class RestorationPass: ReferenceResolving {
     locatedIdentities.reserveCapacity(archive.records.count)
     mapped.reserveCapacity(archive.records.count)
     resolver.reserveCapacity(archive.records.count)
-    for (index, record) in archive.records.enumerated() {
+    // By index: enumerating the records copied each one, retaining and releasing its fields.
+    for index in archive.records.indices {
+      let record = archive.records[index]
       let decoder: StateDecoder
       if let states, index < states.recordCount {
         decoder = StateDecoder(
@@ -155,7 +157,7 @@ final class RestorationPass: ReferenceResolving {
         debug("Skipping identifier path \(record.identifierPath): \(reason)")
       }
       firstEntries.append(entryIndex.insert(record.identifierPath, entries.count).value)
-      entries.append(entry)
+      entries.append(consume entry)
       entryComponents.append(locatedComponents)
       locatedComponents = []
       coders.append(found == nil ? nil : decoder)
