@@ -126,7 +126,8 @@ final class RestorationPass: ReferenceResolving {
     locatedIdentities.reserveCapacity(archive.records.count)
     mapped.reserveCapacity(archive.records.count)
     resolver.reserveCapacity(archive.records.count)
-    // By index: enumerating the records copied each one, retaining and releasing its fields.
+    // By index: enumerating the records copied each one twice (retaining and releasing its
+    // fields each time); reading it by index copies it once.
     for index in archive.records.indices {
       let record = archive.records[index]
       let decoder: StateDecoder
