@@ -84,6 +84,27 @@ struct PassRecords: ArchiveRecordSource {
   }
 }
 
+/// The fields a record has only sometimes, each as the references of its key and its value.
+private struct OptionalFields {
+  var restorationClass: (key: Int, value: Int)?
+  var storyboard: (key: Int, value: Int)?
+  var storyboardIdentifier: (key: Int, value: Int)?
+  var sensitiveKeys: (key: Int, value: Int)?
+
+  /// Adds the keys, or the values, of the fields present, in the archive's order.
+  func addChildren(keys: Bool, to writer: inout BinaryPropertyListWriter) {
+    // Spelled out rather than looped over an array of the four, which would be allocated.
+    if let restorationClass {
+      writer.addChild(keys ? restorationClass.key : restorationClass.value)
+    }
+    if let storyboard { writer.addChild(keys ? storyboard.key : storyboard.value) }
+    if let storyboardIdentifier {
+      writer.addChild(keys ? storyboardIdentifier.key : storyboardIdentifier.value)
+    }
+    if let sensitiveKeys { writer.addChild(keys ? sensitiveKeys.key : sensitiveKeys.value) }
+  }
+}
+
 /// Builds an archive record by record, in the layout of docs/ArchiveFormat.md: the checksum,
 /// then each record, then the top level, the `objects` array and the root.
 ///
@@ -104,8 +125,6 @@ struct ArchiveBuilder {
   private var restorationClassKey: Int?
   private var lastRestorationClass: (name: String, reference: Int)?
   private var recordReferences: [Int] = []
-  private var keys: [Int] = []
-  private var values: [Int] = []
 
   /// Starts an archive of about `estimatedRecordCount` records.
   init(estimatedRecordCount: Int) {
@@ -123,10 +142,10 @@ struct ArchiveBuilder {
 
   /// Adds the record at a position of `records`, as the next record of the archive.
   mutating func addRecord<Records: ArchiveRecordSource>(at index: Int, of records: inout Records) {
-    keys.removeAll(keepingCapacity: true)
-    values.removeAll(keepingCapacity: true)
-    keys.append(pathKey)
-    values.append(writer.add(string: records.identifierPath(at: index)))
+    // Fields are added in a fixed order, so that equal records give equal bytes; their
+    // references are kept in locals and handed to the writer once all are known (keys, then
+    // values, as the format lists them).
+    let path = writer.add(string: records.identifierPath(at: index))
     let kindSlot = records.kind(at: index).slot
     let kind: Int
     if let known = kindReferences[kindSlot] {
@@ -135,8 +154,6 @@ struct ArchiveBuilder {
       kind = writer.add(string: records.kind(at: index).rawValue)
       kindReferences[kindSlot] = kind
     }
-    keys.append(kindKey)
-    values.append(kind)
     let className: Int
     if let lastClass, lastClass.name == records.className(at: index) {
       className = lastClass.reference
@@ -144,41 +161,52 @@ struct ArchiveBuilder {
       className = writer.add(string: records.className(at: index))
       lastClass = (records.className(at: index), className)
     }
-    keys.append(classKey)
-    values.append(className)
-    if let restorationClass = records.restorationClassName(at: index) {
+    var optional = OptionalFields()
+    if let name = records.restorationClassName(at: index) {
       let key = restorationClassKey ?? writer.add(string: ArchiveField.restorationClass)
       restorationClassKey = key
-      keys.append(key)
-      if let last = lastRestorationClass, last.name == restorationClass {
-        values.append(last.reference)
+      if let last = lastRestorationClass, last.name == name {
+        optional.restorationClass = (key, last.reference)
       } else {
-        let reference = writer.add(string: restorationClass)
-        lastRestorationClass = (restorationClass, reference)
-        values.append(reference)
+        let value = writer.add(string: name)
+        lastRestorationClass = (name, value)
+        optional.restorationClass = (key, value)
       }
     }
     if let storyboard = records.storyboard(at: index) {
-      keys.append(writer.add(string: ArchiveField.storyboard))
-      values.append(writer.add(string: storyboard.name))
+      optional.storyboard = (
+        writer.add(string: ArchiveField.storyboard), writer.add(string: storyboard.name)
+      )
       if let identifier = storyboard.identifier {
-        keys.append(writer.add(string: ArchiveField.storyboardIdentifier))
-        values.append(writer.add(string: identifier))
+        optional.storyboardIdentifier = (
+          writer.add(string: ArchiveField.storyboardIdentifier), writer.add(string: identifier)
+        )
       }
     }
     let sensitiveKeys = records.sensitiveKeys(at: index)
     if !sensitiveKeys.isEmpty {
-      var sensitive: [Int] = []
-      for key in sensitiveKeys { sensitive.append(writer.add(string: key)) }
-      keys.append(writer.add(string: ArchiveField.sensitiveKeys))
-      values.append(writer.addArray(sensitive))
+      let array = writer.beginContainer()
+      for name in sensitiveKeys { writer.addChild(writer.add(string: name)) }
+      optional.sensitiveKeys = (
+        writer.add(string: ArchiveField.sensitiveKeys), writer.endArray(from: array)
+      )
     }
     writer.referrer = recordReferences.count
     let state = records.addState(at: index, to: &writer)
     writer.referrer = -1
-    keys.append(stateKey)
-    values.append(state)
-    recordReferences.append(writer.addDictionary(keys: keys, values: values))
+
+    let record = writer.beginContainer()
+    writer.addChild(pathKey)
+    writer.addChild(kindKey)
+    writer.addChild(classKey)
+    optional.addChildren(keys: true, to: &writer)
+    writer.addChild(stateKey)
+    writer.addChild(path)
+    writer.addChild(kind)
+    writer.addChild(className)
+    optional.addChildren(keys: false, to: &writer)
+    writer.addChild(state)
+    recordReferences.append(writer.endDictionary(from: record))
   }
 
   /// Adds the top level, resolves every reference and writes the file's bytes.

@@ -52,7 +52,7 @@ struct BinaryPropertyListWriter {
   private var objects: [Object] = []
   private var references: [Int] = []
   /// Pending child references while containers are flattened (avoids one array per container).
-  private var scratch: [Int] = []
+  private var pending = PendingReferences()
   private var strings: [StringEntry] = []
   /// The payloads of the strings: ASCII bytes, or big-endian UTF-16 code units.
   private var stringBytes: [UInt8] = []
@@ -227,20 +227,20 @@ struct BinaryPropertyListWriter {
     case .reference(let path):
       return add(referenceTo: path)
     case .array(let elements):
-      let mark = scratch.count
+      let mark = pending.count
       elements.withUnsafeBufferPointer { elements in
-        for index in elements.indices { scratch.append(addInPlace(elements[index])) }
+        for index in elements.indices { pending.push(addInPlace(elements[index])) }
       }
       return appendContainer(from: mark, isDictionary: false)
     case .dictionary(let entries):
       // Sorted keys keep archives byte-identical across runs, whatever the hash seed.
       let keys = entries.keys.sorted()
-      let mark = scratch.count
-      for key in keys { scratch.append(add(string: key)) }
+      let mark = pending.count
+      for key in keys { pending.push(add(string: key)) }
       for key in keys {
         guard let element = entries[key] else { continue }
         let child = add(element)
-        scratch.append(child)
+        pending.push(child)
       }
       return appendContainer(from: mark, isDictionary: true)
     }
@@ -265,16 +265,16 @@ struct BinaryPropertyListWriter {
 
   /// Adds a dictionary with keys in the given order.
   mutating func addDictionary(_ values: KeyedValues) -> Int {
-    let mark = scratch.count
+    let mark = pending.count
     // Elements are read through buffer pointers, which borrow them; iterating the arrays would
     // copy each value and retain its payload.
     values.keys.withUnsafeBufferPointer { keys in
-      for index in keys.indices { scratch.append(add(string: keys[index])) }
+      for index in keys.indices { pending.push(add(string: keys[index])) }
     }
     values.values.withUnsafeBufferPointer { values in
       for index in values.indices {
         let child = add(values[index])
-        scratch.append(child)
+        pending.push(child)
       }
     }
     return appendContainer(from: mark, isDictionary: true)
@@ -292,7 +292,7 @@ struct BinaryPropertyListWriter {
     keyNames: [String],
     keyReferences: inout [Int]
   ) -> Int {
-    let mark = scratch.count
+    let mark = pending.count
     entries.withUnsafeBufferPointer { entries in
       for index in entries.indices {
         let key = Int(entries[index].key)
@@ -301,36 +301,56 @@ struct BinaryPropertyListWriter {
           reference = add(string: keyNames[key])
           keyReferences[key] = reference
         }
-        scratch.append(reference)
+        pending.push(reference)
       }
-      for index in entries.indices { scratch.append(addInPlace(entries[index].value)) }
+      for index in entries.indices { pending.push(addInPlace(entries[index].value)) }
     }
     return appendContainer(from: mark, isDictionary: true)
   }
 
   /// Adds a dictionary whose keys and values are already in the table.
   mutating func addDictionary(keys: [Int], values: [Int]) -> Int {
-    let mark = scratch.count
-    scratch.append(contentsOf: keys)
-    scratch.append(contentsOf: values)
+    let mark = pending.count
+    for key in keys { pending.push(key) }
+    for value in values { pending.push(value) }
     return appendContainer(from: mark, isDictionary: true)
   }
 
   /// Adds an array whose elements are already in the table.
   mutating func addArray(_ elements: [Int]) -> Int {
-    let mark = scratch.count
-    scratch.append(contentsOf: elements)
-    return appendContainer(from: mark, isDictionary: false)
+    let mark = beginContainer()
+    for element in elements { pending.push(element) }
+    return endArray(from: mark)
+  }
+
+  /// Starts a container whose children are added one at a time with ``addChild(_:)``, and
+  /// which ``endArray(from:)`` or ``endDictionary(from:)`` adds: a dictionary's keys first,
+  /// then its values in the same order.
+  ///
+  /// Containers nest: a child container begun and ended between two children of this one takes
+  /// its own children off the stack. Adding children this way spares the caller collecting them
+  /// in arrays of its own, which were then copied here.
+  ///
+  /// - Returns: The mark to end the container with.
+  mutating func beginContainer() -> Int { pending.count }
+
+  /// Adds a child of the innermost container begun.
+  @inline(__always)
+  mutating func addChild(_ reference: Int) { pending.push(reference) }
+
+  /// Adds the array whose elements were added since `mark`.
+  mutating func endArray(from mark: Int) -> Int {
+    appendContainer(from: mark, isDictionary: false)
+  }
+
+  /// Adds the dictionary whose keys, then values, were added since `mark`.
+  mutating func endDictionary(from mark: Int) -> Int {
+    appendContainer(from: mark, isDictionary: true)
   }
 
   private mutating func appendContainer(from mark: Int, isDictionary: Bool) -> Int {
     let start = references.count
-    // Copied through a buffer and cut with `removeLast`: appending the slice and removing the
-    // subrange went through the general range-replacing code, per container.
-    scratch.withUnsafeBufferPointer { pending in
-      references.append(contentsOf: UnsafeBufferPointer(rebasing: pending[mark...]))
-    }
-    scratch.removeLast(scratch.count - mark)
+    pending.pop(from: mark, onto: &references)
     let range = start..<references.count
     let count = isDictionary ? range.count / 2 : range.count
     return append(
@@ -478,6 +498,36 @@ struct BinaryPropertyListWriter {
     if value <= 0xFFFF { return 2 }
     if value <= 0xFFFF_FFFF { return 4 }
     return 8
+  }
+}
+
+/// The child references of the containers being added, innermost container's last.
+///
+/// A stack whose storage never shrinks: taking a container's references off only moves the
+/// count, where `Array.removeLast(_:)` went through the general range-replacing code once per
+/// container.
+private struct PendingReferences {
+  private var storage: [Int] = []
+  private(set) var count = 0
+
+  @inline(__always)
+  mutating func push(_ reference: Int) {
+    if count < storage.count {
+      storage[count] = reference
+    } else {
+      storage.append(reference)
+    }
+    count += 1
+  }
+
+  /// Appends the references above `mark` to `target`, and takes them off the stack.
+  @inline(__always)
+  mutating func pop(from mark: Int, onto target: inout [Int]) {
+    precondition(mark >= 0 && mark <= count, "container ended twice or out of order")
+    storage.withUnsafeBufferPointer { storage in
+      target.append(contentsOf: UnsafeBufferPointer(rebasing: storage[mark..<count]))
+    }
+    count = mark
   }
 }
 
