@@ -311,16 +311,16 @@ struct BinaryPropertyListWriter {
   /// Adds a dictionary whose keys and values are already in the table.
   mutating func addDictionary(keys: [Int], values: [Int]) -> Int {
     let mark = pending.count
-    for key in keys { pending.push(key) }
-    for value in values { pending.push(value) }
+    pending.push(contentsOf: keys)
+    pending.push(contentsOf: values)
     return appendContainer(from: mark, isDictionary: true)
   }
 
   /// Adds an array whose elements are already in the table.
   mutating func addArray(_ elements: [Int]) -> Int {
-    let mark = beginContainer()
-    for element in elements { pending.push(element) }
-    return endArray(from: mark)
+    let mark = pending.count
+    pending.push(contentsOf: elements)
+    return appendContainer(from: mark, isDictionary: false)
   }
 
   /// Starts a container whose children are added one at a time with ``addChild(_:)``, and
@@ -518,6 +518,14 @@ private struct PendingReferences {
       storage.append(reference)
     }
     count += 1
+  }
+
+  /// Pushes references already in an array, in order.
+  mutating func push(contentsOf references: [Int]) {
+    // Whatever lies above the count is dead: drop it so the references go in with one copy.
+    if count < storage.count { storage.removeLast(storage.count - count) }
+    storage.append(contentsOf: references)
+    count += references.count
   }
 
   /// Appends the references above `mark` to `target`, and takes them off the stack.
