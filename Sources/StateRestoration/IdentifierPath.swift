@@ -208,10 +208,17 @@ public enum IdentifierPath {
 /// paths of a whole tree is linear in its size. Objects restored from an archive are pinned to
 /// their archived path, which wins over the tree (UIKit's pointer-to-path table).
 struct IdentifierPathResolver {
+  /// A memoized path, with its depth (``IdentifierPath/depth(of:)``); -1 for a pinned or
+  /// non-ASCII path, whose depth is counted when asked for.
+  struct Prefix {
+    var path: String
+    var depth: Int
+  }
+
   /// The prefix each visited object contributes to the paths below it.
-  private var prefixes = IdentityMap<String>()
+  private var prefixes = IdentityMap<Prefix>()
   /// Objects whose path is fixed, such as restored objects.
-  private var pinned = IdentityMap<String>()
+  private var pinned = IdentityMap<Prefix>()
   private var hasPins = false
   /// Called with a description of each cycle found in a parent chain.
   var onCycle: ((String) -> Void)?
@@ -235,13 +242,16 @@ struct IdentifierPathResolver {
   /// Fixes the path of an object; paths of objects below it start from this path.
   mutating func pin(_ object: any StateRestoring, to path: String) {
     hasPins = true
-    pinned[ObjectIdentifier(object)] = path
-    prefixes[ObjectIdentifier(object)] = path
+    // The depth is worked out only if a preservation asks for it: a restoration pins every
+    // object it locates and never does.
+    let prefix = Prefix(path: path, depth: -1)
+    pinned[ObjectIdentifier(object)] = prefix
+    prefixes[ObjectIdentifier(object)] = prefix
   }
 
   /// The pinned path of an object, if any.
   func pinnedPath(of object: any StateRestoring) -> String? {
-    hasPins ? pinned[ObjectIdentifier(object)] : nil
+    hasPins ? pinned[ObjectIdentifier(object)]?.path : nil
   }
 
   /// Forgets memoized prefixes (not pins), after the tree changed.
@@ -251,9 +261,23 @@ struct IdentifierPathResolver {
 
   /// The identifier path of an object, or nil when its identifier is nil.
   mutating func path(of object: any StateRestoring) -> String? {
-    if hasPins, let pinned = pinned[ObjectIdentifier(object)] { return pinned }
+    if hasPins, let pinned = pinned[ObjectIdentifier(object)] { return pinned.path }
     guard object.restorationIdentifier != nil else { return nil }
-    return prefix(of: object)
+    return prefix(of: object).path
+  }
+
+  /// The identifier path of an object with its depth, or nil when its identifier is nil.
+  ///
+  /// The depth comes from the parent's, extended by the object's own components: counting the
+  /// components of each whole path again was a fiftieth of preserving an object.
+  mutating func pathAndDepth(of object: any StateRestoring) -> Prefix? {
+    if hasPins, let pinned = pinned[ObjectIdentifier(object)] {
+      return Prefix(path: pinned.path, depth: IdentifierPath.depth(of: pinned.path))
+    }
+    guard object.restorationIdentifier != nil else { return nil }
+    let prefix = prefix(of: object)
+    guard prefix.depth < 0 else { return prefix }
+    return Prefix(path: prefix.path, depth: IdentifierPath.depth(of: prefix.path))
   }
 
   /// The link from an object to the one above it: the tree container for nodes, the
@@ -269,13 +293,13 @@ struct IdentifierPathResolver {
   ///
   /// A gap (an ancestor without
   /// identifier) contributes its index component but no identifier, and the climb goes on.
-  private mutating func prefix(of object: any StateRestoring) -> String {
+  private mutating func prefix(of object: any StateRestoring) -> Prefix {
     if let known = prefixes[ObjectIdentifier(object)] { return known }
 
     // Walking a tree top-down, the parent's prefix is almost always known already.
     let link = Self.parentLink(of: object)
     if link == nil || prefixes[ObjectIdentifier(link.unsafelyUnwrapped.parent)] != nil {
-      let base = link.flatMap { prefixes[ObjectIdentifier($0.parent)] } ?? ""
+      let base = link.flatMap { prefixes[ObjectIdentifier($0.parent)] } ?? Self.empty
       let result = Self.extend(base, index: link?.index, identifier: object.restorationIdentifier)
       prefixes[ObjectIdentifier(object)] = result
       return result
@@ -287,7 +311,7 @@ struct IdentifierPathResolver {
     var onChain: [ObjectIdentifier] = []
     var onLongChain: Set<ObjectIdentifier> = []
     var current: any StateRestoring = object
-    var base = ""
+    var base = Self.empty
     while true {
       let id = ObjectIdentifier(current)
       if let known = prefixes[id] {
@@ -324,6 +348,25 @@ struct IdentifierPathResolver {
       prefixes[ObjectIdentifier(node)] = result
     }
     return result
+  }
+
+  /// The prefix of a root's parent: no components.
+  private static let empty = Prefix(path: "", depth: 0)
+
+  /// A prefix followed by an index component and an identifier, each if present, with its
+  /// depth when the prefix's is known.
+  static func extend(_ base: Prefix, index: Int?, identifier: String?) -> Prefix {
+    let path = extend(base.path, index: index, identifier: identifier)
+    // Between ASCII pieces every separator is a character of its own, so the result's
+    // components are the prefix's, the index component (not counted) and the identifier's, and
+    // the depths add up. Elsewhere a separator can join a neighbouring character into one
+    // grapheme (as `depth(of:)` splits non-ASCII paths), so the depth is left unknown (-1) and
+    // counted from the whole path when asked for.
+    guard base.depth >= 0 else { return Prefix(path: path, depth: -1) }
+    guard var identifier else { return Prefix(path: path, depth: base.depth) }
+    let isASCIIIdentifier = identifier.withUTF8 { isASCII(UnsafeRawBufferPointer($0)) }
+    guard isASCIIIdentifier else { return Prefix(path: path, depth: -1) }
+    return Prefix(path: path, depth: base.depth + IdentifierPath.depth(of: identifier))
   }
 
   /// A prefix followed by an index component and an identifier, each if present.

@@ -193,6 +193,27 @@ private func preservedPaths(_ roots: [any StateRestoring]) -> PreservationReport
     #expect(IdentifierPath.depth(of: ":[0]:") == 0)
     #expect(IdentifierPath.depth(of: "////////:[1]:/") == 9)
   }
+
+  @Test func recordsAreOrderedByTheDepthOfTheirWholePathWhateverTheIdentifiersHold() {
+    // Identifiers with separators, one that reads as an index component, and a non-ASCII one
+    // give the children of one parent depths of 4, 2, 1 and 3: the archive lists them by the
+    // depth `IdentifierPath.depth(of:)` gives their whole paths, walk order among equals.
+    let root = TestController("Root")
+    for identifier in ["p/q/r", "B", ":[7]:", "Ñ/ñ"] {
+      root.addChild(TestController(identifier))
+    }
+    let paths = preservedPaths([root]).identifierPaths
+    #expect(
+      paths == [
+        "Root",
+        "Root/:[2]:/:[7]:",
+        "Root/:[1]:/B",
+        "Root/:[3]:/Ñ/ñ",
+        "Root/:[0]:/p/q/r",
+      ]
+    )
+    #expect(paths.map(IdentifierPath.depth(of:)) == [1, 1, 2, 3, 4])
+  }
 }
 
 /// A node that presents another and encodes nothing: only the presented-node link reaches what

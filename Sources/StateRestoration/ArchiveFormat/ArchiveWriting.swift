@@ -110,8 +110,7 @@ private struct OptionalFields {
 ///
 /// Records are added in archive order; the top level comes last because the engine writes its
 /// timestamp once the walk is done. References are resolved at the end too, so a record may
-/// reference one not added yet, and records can be added while the walk that makes them is still
-/// running (see ``ConcurrentArchiveWriter``).
+/// reference one not added yet.
 struct ArchiveBuilder {
   private(set) var writer: BinaryPropertyListWriter
   private let checksum: Int
@@ -145,7 +144,9 @@ struct ArchiveBuilder {
     // Fields are added in a fixed order, so that equal records give equal bytes; their
     // references are kept in locals and handed to the writer once all are known (keys, then
     // values, as the format lists them).
-    let path = writer.add(string: records.identifierPath(at: index))
+    // Paths are unique among records (a pass archives one object per path), and values that
+    // equal a path are rare: two copies of one then cost less than a lookup per record.
+    let path = writer.add(uniqueString: records.identifierPath(at: index))
     let kindSlot = records.kind(at: index).slot
     let kind: Int
     if let known = kindReferences[kindSlot] {

@@ -106,6 +106,15 @@ struct BinaryPropertyListWriter {
     return reference
   }
 
+  /// Adds a string that no other object of the table is expected to equal, without looking it
+  /// up or remembering it: an equal string added later gets an object of its own.
+  ///
+  /// For identifier paths of records, each unique in an archive: hashing and storing one per
+  /// record only to never find it again cost a hash, a probe and a retain per record.
+  mutating func add(uniqueString string: String) -> Int {
+    appendString(string)
+  }
+
   private mutating func appendString(_ string: String) -> Int {
     var copy = string
     let start = stringBytes.count

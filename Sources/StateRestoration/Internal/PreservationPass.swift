@@ -159,7 +159,7 @@ final class PreservationPass: ReferenceEncoding {
 
   private func visit(_ object: any StateRestoring) {
     let node = object.restorationNode
-    guard let path = path(of: object) else {
+    guard let (path, depth) = pathAndDepth(of: object) else {
       // No identifier: a controller or object cuts itself and its subtree out (UIKit's rule);
       // a view is crossed, so identified views deeper in its controller's tree are found.
       if let node, node.restorationKind == .view {
@@ -230,7 +230,7 @@ final class PreservationPass: ReferenceEncoding {
         coder: coder
       )
     )
-    depths.append(IdentifierPath.depth(of: path))
+    depths.append(depth)
   }
 
   /// The path of an object, computed while no other computation is running.
@@ -244,6 +244,14 @@ final class PreservationPass: ReferenceEncoding {
     resolving = true
     defer { resolving = false }
     return resolver.path(of: object)
+  }
+
+  /// The path of an object with its depth, computed as ``path(of:)`` computes the path.
+  private func pathAndDepth(of object: any StateRestoring) -> (path: String, depth: Int)? {
+    guard !resolving else { return nil }
+    resolving = true
+    defer { resolving = false }
+    return resolver.pathAndDepth(of: object).map { ($0.path, $0.depth) }
   }
   private var resolving = false
 
