@@ -192,6 +192,25 @@ import Testing
     #expect(report.entries.count == 3)
   }
 
+  @Test func aParentListedAfterItsChildrenStillStopsTheChildrenAfterIt() throws {
+    // An archive written by another tool, not parents first: Child's record comes between its
+    // two children. Nothing at launch can make Child, so the child after it is skipped for its
+    // missing parent, though its sibling before it shares its parent path.
+    let store = preserve([TestController("Child")])
+    let saved = try RestorationArchive(decoding: try #require(store.contents[.archive]))
+    var crafted = saved
+    crafted.records = ["Child/:[0]:/A", "Child", "Child/:[1]:/B"].map {
+      RestorationArchive.Record(
+        identifierPath: $0, kind: .viewController, className: "TestController")
+    }
+    store.contents[.archive] = try crafted.encoded()
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: [])
+    #expect(report.status(of: "Child") == .skipped(.notFound))
+    #expect(report.status(of: "Child/:[0]:/A") == .skipped(.notFound))
+    #expect(report.status(of: "Child/:[1]:/B") == .skipped(.missingParent("Child")))
+  }
+
   @Test func referencesPullUnreferencedObjectsIntoTheArchive() throws {
     let controller = TestController("Detail")
     let pet = TestObject("Pet", parent: controller)

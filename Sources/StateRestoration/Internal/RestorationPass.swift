@@ -126,48 +126,55 @@ final class RestorationPass: ReferenceResolving {
     locatedIdentities.reserveCapacity(archive.records.count)
     mapped.reserveCapacity(archive.records.count)
     resolver.reserveCapacity(archive.records.count)
-    // By index: enumerating the records copied each one twice (retaining and releasing its
-    // fields each time); reading it by index copies it once.
-    for index in archive.records.indices {
-      let record = archive.records[index]
-      let decoder: StateDecoder
-      if let states, index < states.recordCount {
-        decoder = StateDecoder(
-          states: states, record: index, identifierPath: record.identifierPath, context: self)
-      } else {
-        decoder = StateDecoder(
-          values: record.state, identifierPath: record.identifierPath, context: self)
-      }
-      var entry = RestorationReport.Entry(
-        identifierPath: record.identifierPath,
-        kind: record.kind,
-        className: record.className,
-        status: .restored,
-        source: nil,
-        notes: []
-      )
-      let found = locate(record, decoder: decoder, entry: &entry)
-      if let found {
-        locatedIdentities[ObjectIdentifier(found)] = record.identifierPath
-        resolver.pin(found, to: record.identifierPath)
-        mapSubtree(found, includingRoot: false)
-        debug(
-          "Object in root set for index [\(index)] for identifier path \(record.identifierPath): <\(classNames.name(of: found))>"
-        )
-      } else if case .skipped(let reason) = entry.status {
-        debug("Skipping identifier path \(record.identifierPath): \(reason)")
-      }
-      firstEntries.append(entryIndex.insert(record.identifierPath, entries.count).value)
-      entries.append(consume entry)
-      entryComponents.append(locatedComponents)
-      locatedComponents = []
-      coders.append(found == nil ? nil : decoder)
-      objects.append(found)
+    // Records are read in place, field by field: binding one to a local copied it whole,
+    // retaining and releasing each of its strings and arrays, for a handful of fields used.
+    // The archive is a constant of the pass, so the buffer outlives the app code called here.
+    archive.records.withUnsafeBufferPointer { records in
+      for index in records.indices { locate(records, at: index) }
     }
   }
 
+  /// Locates the record at `index` and adds its entry, coder and object.
+  private func locate(_ records: UnsafeBufferPointer<RestorationArchive.Record>, at index: Int) {
+    let path = records[index].identifierPath
+    let decoder: StateDecoder
+    if let states, index < states.recordCount {
+      decoder = StateDecoder(states: states, record: index, identifierPath: path, context: self)
+    } else {
+      decoder = StateDecoder(values: records[index].state, identifierPath: path, context: self)
+    }
+    var entry = RestorationReport.Entry(
+      identifierPath: path,
+      kind: records[index].kind,
+      className: records[index].className,
+      status: .restored,
+      source: nil,
+      notes: []
+    )
+    let found = locate(records, at: index, decoder: decoder, entry: &entry)
+    if let found {
+      locatedIdentities[ObjectIdentifier(found)] = path
+      resolver.pin(found, to: path)
+      mapSubtree(found, includingRoot: false)
+      debug(
+        "Object in root set for index [\(index)] for identifier path \(path): <\(classNames.name(of: found))>"
+      )
+    } else if case .skipped(let reason) = entry.status {
+      debug("Skipping identifier path \(path): \(reason)")
+    }
+    firstEntries.append(entryIndex.insert(path, entries.count).value)
+    if !lastAncestorCovers { lastAncestor = nil }
+    lastAncestorCovers = false
+    entries.append(consume entry)
+    entryComponents.append(locatedComponents)
+    locatedComponents = []
+    coders.append(found == nil ? nil : decoder)
+    objects.append(found)
+  }
+
   private func locate(
-    _ record: RestorationArchive.Record,
+    _ records: UnsafeBufferPointer<RestorationArchive.Record>,
+    at index: Int,
     decoder: StateDecoder,
     entry: inout RestorationReport.Entry
   ) -> (any StateRestoring)? {
@@ -175,17 +182,17 @@ final class RestorationPass: ReferenceResolving {
       entry.status = .skipped(reason)
       return nil
     }
-    let path = record.identifierPath
+    let path = records[index].identifierPath
     if entryIndex.inPlace({ $0.value(for: path) }) != nil { return skip(.duplicatePath) }
     let ancestor = nearestArchivedAncestor(of: path)
     if let ancestor, objects[ancestor] == nil {
-      return skip(.missingParent(archive.records[ancestor].identifierPath))
+      return skip(.missingParent(records[ancestor].identifierPath))
     }
     let components = self.components(of: path, ancestor: ancestor)
     locatedComponents = components
 
     var found: (any StateRestoring)?
-    if let name = record.restorationClassName {
+    if let name = records[index].restorationClassName {
       // A restoration class is final: nil stops the lookup (UIKit's rule).
       let type: (any ObjectRestoration.Type)?
       // Most records share a handful of restoration classes: skip the registry's hashing.
@@ -205,7 +212,7 @@ final class RestorationPass: ReferenceResolving {
       found = object
       entry.source = .restorationClass
     } else {
-      if record.kind == .viewController,
+      if records[index].kind == .viewController,
         let object = delegate?.object(withRestorationIdentifierPath: components, coder: decoder)
       {
         found = object
@@ -215,7 +222,7 @@ final class RestorationPass: ReferenceResolving {
       {
         found = object
         entry.source = .existing
-      } else if let storyboard = record.storyboard,
+      } else if let storyboard = records[index].storyboard,
         let board = registry.storyboard(named: storyboard.name),
         let object = board.instantiateForRestoration(
           withIdentifier: storyboard.identifier ?? components.last ?? path
@@ -282,16 +289,40 @@ final class RestorationPass: ReferenceResolving {
     // Parent paths are prefixes of the path: look them up in the path's own bytes rather than
     // making a string per level.
     let found: Int?? = entryIndex.withUTF8(of: path) { bytes, table -> Int?? in
-      for byte in bytes where byte >= 0x80 { return .none }
+      guard isASCII(UnsafeRawBufferPointer(bytes)) else { return .none }
       var end = IdentifierPath.parentEnd(in: bytes)
+      // Siblings follow each other in the archive: a record whose parent path is the last
+      // record's has the same answer, found by comparing bytes instead of hashing them. Only
+      // the last record's own path has been added since, and it is not an ancestor of a
+      // sibling.
+      if let length = end, let last = lastAncestor, last.parentLength == length {
+        var lastPath = last.path
+        let same = lastPath.withUTF8 { lastBytes in
+          length <= lastBytes.count
+            && bytesEqual(
+              UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: lastBytes[..<length])),
+              UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<length])))
+        }
+        if same {
+          lastAncestorCovers = true
+          return .some(last.ancestor)
+        }
+      }
+      let parentLength = end
+      var result: Int?
       while let length = end {
         let prefix = UnsafeBufferPointer(rebasing: bytes[..<length])
         if let index = table.value(forBytes: UnsafeRawBufferPointer(prefix)) {
-          return .some(index)
+          result = index
+          break
         }
         end = IdentifierPath.parentEnd(in: prefix)
       }
-      return .some(nil)
+      if let parentLength {
+        lastAncestor = (path, parentLength, result)
+        lastAncestorCovers = true
+      }
+      return .some(result)
     }
     if case .some(let index) = found { return index }
     var current = IdentifierPath.parent(of: path)
@@ -302,14 +333,24 @@ final class RestorationPass: ReferenceResolving {
     return nil
   }
 
+  /// The last path ``nearestArchivedAncestor(of:)`` looked up the table for, with the length of
+  /// its parent path and the answer.
+  @exclusivity(unchecked) private var lastAncestor:
+    (path: String, parentLength: Int, ancestor: Int?)?
+  /// Whether the record being located has the parent path of ``lastAncestor``, so that adding
+  /// its path to the table keeps that answer right; any other path added (a record of another
+  /// parent, in an archive not listed parents first) could be the ancestor, and clears it.
+  @exclusivity(unchecked) private var lastAncestorCovers = false
+
   /// The components of a path, as ``IdentifierPath/components(of:)`` splits them.
   ///
   /// A record's path extends its nearest archived ancestor's, whose components are already
   /// made: only the rest is split. Paths of one archive also repeat the same few components
-  /// (controller identifiers, index components): each distinct component becomes a `String`
-  /// once, where making one per component of every record cost a tenth of a restore. The table
-  /// is capped, so an archive of all-distinct components costs one lookup more per component
-  /// and no more memory.
+  /// (controller identifiers, index components): each distinct component too long to fit in a
+  /// `String` value (over 15 bytes) becomes a `String` once, where making one per component of
+  /// every record cost a tenth of a restore; shorter ones are made each time, which costs less
+  /// than a lookup. The table is capped, so an archive of all-distinct components costs one
+  /// lookup more per component and no more memory.
   private func components(of path: String, ancestor: Int?) -> [String] {
     var base: [String] = []
     var start = 0
@@ -334,7 +375,11 @@ final class RestorationPass: ReferenceResolving {
         defer { index += 1 }
         guard index == count || bytes[index] == UInt8(ascii: "/") else { continue }
         let piece = UnsafeBufferPointer(rebasing: bytes[pieceStart..<index])
-        if let known = table.value(forBytes: UnsafeRawBufferPointer(piece)) {
+        if piece.count <= Self.smallStringLimit {
+          // Held inside the `String` value itself, with no storage to share: making it costs
+          // less than looking it up.
+          result.append(String(decoding: piece, as: UTF8.self))
+        } else if let known = table.value(forBytes: UnsafeRawBufferPointer(piece)) {
           result.append(table.key(at: known))
         } else {
           let name = String(decoding: piece, as: UTF8.self)
@@ -356,6 +401,9 @@ final class RestorationPass: ReferenceResolving {
   /// The components ``locate(_:decoder:entry:)`` made for the record it located.
   @exclusivity(unchecked) private var locatedComponents: [String] = []
 
+  /// The longest component, in UTF-8 bytes, that a `String` holds without storage of its own.
+  private static let smallStringLimit = MemoryLayout<String>.size == 16 ? 15 : 10
+
   /// The most distinct components kept by ``components(of:)``.
   private static let maxComponentNames = 4096
   @exclusivity(unchecked) private var componentNames = StringTable()
@@ -366,13 +414,15 @@ final class RestorationPass: ReferenceResolving {
   func decodeObjects() {
     for index in entries.indices {
       guard let object = objects[index], let coder = coders[index] else { continue }
-      let record = archive.records[index]
-      guard classNames.object(object, isKindOf: record.className) else {
+      // The two fields used, not the whole record: a copy of it retained every field.
+      let className = archive.records[index].className
+      guard classNames.object(object, isKindOf: className) else {
+        let path = archive.records[index].identifierPath
         entries[index].status = .skipped(
-          .classMismatch(archived: record.className, found: classNames.name(of: object))
+          .classMismatch(archived: className, found: classNames.name(of: object))
         )
         warning(
-          "\(record.identifierPath): found \(classNames.name(of: object)) but the archive holds \(record.className); not decoded"
+          "\(path): found \(classNames.name(of: object)) but the archive holds \(className); not decoded"
         )
         continue
       }
@@ -384,9 +434,10 @@ final class RestorationPass: ReferenceResolving {
       } catch {
         let failure =
           (error as? RestorationError)
-          ?? RestorationError(.decodingFailed, "\(error)", identifierPath: record.identifierPath)
+          ?? RestorationError(
+            .decodingFailed, "\(error)", identifierPath: archive.records[index].identifierPath)
         entries[index].status = .skipped(.decodeFailed(failure))
-        warning("\(record.identifierPath): decode failed: \(failure)")
+        warning("\(archive.records[index].identifierPath): decode failed: \(failure)")
       }
     }
   }
