@@ -123,7 +123,19 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The depth; 1 for a root.
   public static func depth(of path: String) -> Int {
-    if let depth = asciiBytes(
+    if let depth = asciiDepth(of: path) { return depth }
+    var depth = 0
+    for component in path.split(separator: separator, omittingEmptySubsequences: false)
+    where !isIndexComponent(component) {
+      depth += 1
+    }
+    return depth
+  }
+
+  /// The depth of an all-ASCII path, or nil for any other path (whose separators may join a
+  /// neighbouring character into one grapheme, so its bytes cannot be counted alone).
+  static func asciiDepth(of path: String) -> Int? {
+    asciiBytes(
       of: path,
       { bytes in
         // Depth is the number of components less the index components. Slashes are found eight
@@ -165,15 +177,6 @@ public enum IdentifierPath {
         }
         return slashes + 1 - indexComponents
       })
-    {
-      return depth
-    }
-    var depth = 0
-    for component in path.split(separator: separator, omittingEmptySubsequences: false)
-    where !isIndexComponent(component) {
-      depth += 1
-    }
-    return depth
   }
 
   /// Runs `body` over the bytes of an all-ASCII path, or returns nil for any other path.
@@ -261,9 +264,7 @@ struct IdentifierPathResolver {
 
   /// The identifier path of an object, or nil when its identifier is nil.
   mutating func path(of object: any StateRestoring) -> String? {
-    if hasPins, let pinned = pinned[ObjectIdentifier(object)] { return pinned.path }
-    guard object.restorationIdentifier != nil else { return nil }
-    return prefix(of: object).path
+    memoizedPath(of: object)?.path
   }
 
   /// The identifier path of an object with its depth, or nil when its identifier is nil.
@@ -271,13 +272,16 @@ struct IdentifierPathResolver {
   /// The depth comes from the parent's, extended by the object's own components: counting the
   /// components of each whole path again was a fiftieth of preserving an object.
   mutating func pathAndDepth(of object: any StateRestoring) -> Prefix? {
-    if hasPins, let pinned = pinned[ObjectIdentifier(object)] {
-      return Prefix(path: pinned.path, depth: IdentifierPath.depth(of: pinned.path))
-    }
+    guard let found = memoizedPath(of: object) else { return nil }
+    guard found.depth < 0 else { return found }
+    return Prefix(path: found.path, depth: IdentifierPath.depth(of: found.path))
+  }
+
+  /// The pinned or computed path of an object, its depth -1 where not known yet.
+  private mutating func memoizedPath(of object: any StateRestoring) -> Prefix? {
+    if hasPins, let pinned = pinned[ObjectIdentifier(object)] { return pinned }
     guard object.restorationIdentifier != nil else { return nil }
-    let prefix = prefix(of: object)
-    guard prefix.depth < 0 else { return prefix }
-    return Prefix(path: prefix.path, depth: IdentifierPath.depth(of: prefix.path))
+    return prefix(of: object)
   }
 
   /// The link from an object to the one above it: the tree container for nodes, the
@@ -363,10 +367,11 @@ struct IdentifierPathResolver {
     // grapheme (as `depth(of:)` splits non-ASCII paths), so the depth is left unknown (-1) and
     // counted from the whole path when asked for.
     guard base.depth >= 0 else { return Prefix(path: path, depth: -1) }
-    guard var identifier else { return Prefix(path: path, depth: base.depth) }
-    let isASCIIIdentifier = identifier.withUTF8 { isASCII(UnsafeRawBufferPointer($0)) }
-    guard isASCIIIdentifier else { return Prefix(path: path, depth: -1) }
-    return Prefix(path: path, depth: base.depth + IdentifierPath.depth(of: identifier))
+    guard let identifier else { return Prefix(path: path, depth: base.depth) }
+    guard let depth = IdentifierPath.asciiDepth(of: identifier) else {
+      return Prefix(path: path, depth: -1)
+    }
+    return Prefix(path: path, depth: base.depth + depth)
   }
 
   /// A prefix followed by an index component and an identifier, each if present.

@@ -101,7 +101,7 @@ struct BinaryPropertyListWriter {
   mutating func add(string: String) -> Int {
     let lookup = stringTable.lookUp(string)
     if let existing = lookup.value { return existing }
-    let reference = appendString(string)
+    let reference = add(uniqueString: string)
     stringTable.insert(string, reference, at: lookup)
     return reference
   }
@@ -112,10 +112,6 @@ struct BinaryPropertyListWriter {
   /// For identifier paths of records, each unique in an archive: hashing and storing one per
   /// record only to never find it again cost a hash, a probe and a retain per record.
   mutating func add(uniqueString string: String) -> Int {
-    appendString(string)
-  }
-
-  private mutating func appendString(_ string: String) -> Int {
     var copy = string
     let start = stringBytes.count
     let isASCII = copy.withUTF8 { utf8 in

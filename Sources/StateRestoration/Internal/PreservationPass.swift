@@ -240,18 +240,20 @@ final class PreservationPass: ReferenceEncoding {
   /// middle of the resolver's change, which its unchecked exclusivity does not allow: such a
   /// reference is refused instead.
   private func path(of object: any StateRestoring) -> String? {
-    guard !resolving else { return nil }
-    resolving = true
-    defer { resolving = false }
-    return resolver.path(of: object)
+    resolve { $0.path(of: object) }
   }
 
   /// The path of an object with its depth, computed as ``path(of:)`` computes the path.
   private func pathAndDepth(of object: any StateRestoring) -> (path: String, depth: Int)? {
+    resolve { $0.pathAndDepth(of: object) }.map { ($0.path, $0.depth) }
+  }
+
+  /// Runs `body` on the resolver unless a computation is already running, which gets nil.
+  private func resolve<Result>(_ body: (inout IdentifierPathResolver) -> Result?) -> Result? {
     guard !resolving else { return nil }
     resolving = true
     defer { resolving = false }
-    return resolver.pathAndDepth(of: object).map { ($0.path, $0.depth) }
+    return body(&resolver)
   }
   private var resolving = false
 
