@@ -94,6 +94,43 @@ import Testing
     }
   }
 
+  /// Keys are found by name number through a cache keyed by the bits of the key's `String`:
+  /// keys built at run time (whose storage is freed and reused between calls), keys of one
+  /// length that differ only in content, keys that only another record holds, and absent keys
+  /// must all read as the full reader reads them.
+  @Test func keysBuiltAtRunTimeAndKeysOfOtherRecordsReadAsTheFullReaderReadsThem() throws {
+    var archive = RestorationArchive()
+    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
+    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+    // Names longer than a `String` holds inline, all of one length.
+    let long = (0..<6).map { "a key name too long to fit inline #\($0)" }
+    for record in 0..<3 {
+      var state = KeyedValues()
+      for (index, name) in long.enumerated() where index % 3 != record {
+        state[name] = .integer(Int64(record * 10 + index))
+      }
+      state["short\(record)"] = .string("record \(record)")
+      archive.records.append(
+        RestorationArchive.Record(
+          identifierPath: "Object\(record)", kind: .object, className: "Object", state: state))
+    }
+    let bytes = try archive.encoded()
+    let (_, states) = try RestorationArchive.readLazily(bytes, limits: .default)
+    let names = long + ["short0", "short1", "short2", "absent", "an absent name just as long #0"]
+    for round in 0..<3 {
+      for (index, record) in archive.records.enumerated() {
+        for name in names {
+          // A new string each time, made at run time rather than taken from a literal.
+          let key = String(("x" + name).dropFirst())
+          #expect(
+            states.value(forKey: key, record: index) == record.state[name],
+            "record \(index), key \(name), round \(round)")
+          #expect(states.contains(key, record: index) == (record.state[name] != nil))
+        }
+      }
+    }
+  }
+
   /// Every damaged structure behind a valid checksum: the lazy reader must refuse exactly the
   /// files the full reader refuses, with the same error, and read the others identically.
   @Test func lazyReadingRejectsExactlyWhatTheFullReaderRejects() throws {

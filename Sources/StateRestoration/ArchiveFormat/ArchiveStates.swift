@@ -9,11 +9,10 @@
 /// Decoders of one restore share it; a decoder the app keeps holds it, and with it the file's
 /// bytes, until the decoder goes.
 package final class ArchiveStates {
-  /// Where a record's state dictionary lists its references: `count` keys from `start`, then
-  /// `count` values.
+  /// Where a record's state lies in the checked entries: `count` entries from `first`.
   struct Span {
     var count: Int
-    var start: Int
+    var first: Int
   }
 
   // Unchecked exclusivity: every key a decoder reads touches the reader, and nothing reenters
@@ -21,21 +20,31 @@ package final class ArchiveStates {
   @exclusivity(unchecked) private var reader: BinaryPropertyListReader
   private let paths: [String]
   private let spans: [Span]
+  /// Every state's key numbers and value references, as the check found them.
+  private let entries: CheckedEntries
 
   /// Maps a UID to the path of the record it names; made once, not per value read.
   private let uid: (Int) throws(RestorationError) -> String
-  /// The key object each key name was last found as, by the bits of the name's `String`.
-  ///
-  /// Writers share one string object per key name, so a key is usually found by comparing
-  /// object numbers rather than strings; a miss falls back to comparing names. Apps pass
-  /// literal keys, whose bits repeat from call to call.
-  @exclusivity(unchecked) private var recentKeys = [(name: String, reference: Int)?](
-    repeating: nil, count: 64)
 
-  init(reader: BinaryPropertyListReader, paths: [String], spans: [Span]) {
+  /// The key number each key name was last found as, by the bits of the name's `String`.
+  ///
+  /// Apps pass literal keys, whose bits repeat from call to call, and two strings with equal
+  /// bits are equal: a key is found by comparing two words instead of hashing its name. The
+  /// bits and numbers are plain words, read without retaining anything; the names are held
+  /// only so that their storage cannot be freed and reused while cached. A number of -1 caches
+  /// a name no state holds; -2 marks an empty slot.
+  @exclusivity(unchecked) private var recentBits = [(UInt64, UInt64)](
+    repeating: (0, 0), count: recentCount)
+  @exclusivity(unchecked) private var recentNumbers = [Int32](
+    repeating: -2, count: recentCount)
+  @exclusivity(unchecked) private var recentNames = [String](repeating: "", count: recentCount)
+  private static let recentCount = 64
+
+  init(reader: BinaryPropertyListReader, paths: [String], spans: [Span], entries: CheckedEntries) {
     self.reader = reader
     self.paths = paths
     self.spans = spans
+    self.entries = entries
     uid = { (index: Int) throws(RestorationError) -> String in
       guard index < paths.count else {
         throw BinaryPropertyListReader.recordReferenceError(index, recordCount: paths.count)
@@ -44,56 +53,53 @@ package final class ArchiveStates {
     }
   }
 
+  /// The number of a key name in the checked states, or nil when no state holds it.
   @inline(__always)
-  private func slot(of key: String) -> Int {
-    guard MemoryLayout<String>.size == 16 else { return 0 }
+  private func number(ofKey key: String) -> Int32? {
+    guard MemoryLayout<String>.size == 16 else { return reader.keyNumber(ofName: key) }
     let bits = withUnsafeBytes(of: key) { raw in
       (raw.load(as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self))
     }
-    return Int(truncatingIfNeeded: mixBits(bits.0 ^ (bits.1 &* 31))) & (recentKeys.count - 1)
+    let slot = Int(truncatingIfNeeded: mixBits(bits.0 ^ (bits.1 &* 31))) & (Self.recentCount - 1)
+    let cached = recentNumbers[slot]
+    if cached != -2, recentBits[slot] == bits { return cached >= 0 ? cached : nil }
+    let number = reader.keyNumber(ofName: key)
+    recentBits[slot] = bits
+    recentNumbers[slot] = number ?? -1
+    recentNames[slot] = key
+    return number
   }
 
   /// The number of records.
   package var recordCount: Int { spans.count }
 
-  /// Key positions of the records with many keys, built on first use, so that an object with
-  /// thousands of keys still decodes in linear time (as ``KeyedValues`` does).
-  @exclusivity(unchecked) private var indexes: [Int: [String: Int]] = [:]
+  /// Entry positions by key number of the records with many keys, built on first use, so that
+  /// an object with thousands of keys still decodes in linear time (as ``KeyedValues`` does).
+  @exclusivity(unchecked) private var indexes: [Int: [Int32: Int]] = [:]
 
   /// The object reference of the value a record's state holds for a key, if any.
   @inline(__always)
   private func valueReference(forKey key: String, record: Int) -> Int? {
+    guard let number = number(ofKey: key) else { return nil }
     let span = spans[record]
     if span.count > KeyedValues.indexThreshold {
       let index = indexes[record] ?? makeIndex(record: record)
-      return index[key].map { reader.reference(at: span.start, span.count + $0) }
+      return index[number].map { entries.values[$0] }
     }
-    let slot = slot(of: key)
-    if let cached = recentKeys[slot], cached.name == key {
-      for index in 0..<span.count
-      where reader.reference(at: span.start, index) == cached.reference {
-        return reader.reference(at: span.start, span.count + index)
+    return entries.keys.withUnsafeBufferPointer { keys in
+      for position in span.first..<(span.first + span.count) where keys[position] == number {
+        return entries.values[position]
       }
+      return nil
     }
-    for index in 0..<span.count {
-      let keyReference = reader.reference(at: span.start, index)
-      guard let name = try? reader.string(keyReference) else { continue }
-      if name == key {
-        recentKeys[slot] = (key, keyReference)
-        return reader.reference(at: span.start, span.count + index)
-      }
-    }
-    return nil
   }
 
-  private func makeIndex(record: Int) -> [String: Int] {
+  private func makeIndex(record: Int) -> [Int32: Int] {
     let span = spans[record]
-    var index: [String: Int] = [:]
+    var index: [Int32: Int] = [:]
     index.reserveCapacity(span.count)
-    for position in 0..<span.count {
-      if let name = try? reader.string(reader.reference(at: span.start, position)) {
-        index[name] = position
-      }
+    for position in span.first..<(span.first + span.count) {
+      index[entries.keys[position]] = position
     }
     indexes[record] = index
     return index
@@ -149,26 +155,40 @@ package final class ArchiveStates {
   /// The keys of a record's state, in the file's order.
   package func keys(record: Int) -> [String] {
     let span = spans[record]
-    var keys: [String] = []
-    keys.reserveCapacity(span.count)
-    for index in 0..<span.count {
-      if let name = try? reader.string(reader.reference(at: span.start, index)) {
-        keys.append(name)
-      }
-    }
-    return keys
+    return (span.first..<(span.first + span.count)).map { reader.keyName(entries.keys[$0]) }
   }
 
   /// A record's whole state, as ``RestorationArchive/init(decoding:limits:)`` would have read it.
   package func values(record: Int) -> KeyedValues {
     let span = spans[record]
     var result = KeyedValues(reservingCapacity: span.count)
-    for index in 0..<span.count {
-      guard let name = try? reader.string(reader.reference(at: span.start, index)),
-        let value = value(at: reader.reference(at: span.start, span.count + index))
-      else { continue }
-      result.appendUnchecked(name, value)
+    for position in span.first..<(span.first + span.count) {
+      guard let value = value(at: entries.values[position]) else { continue }
+      result.appendUnchecked(reader.keyName(entries.keys[position]), value)
     }
     return result
+  }
+}
+
+/// The entries of the states a check accepted, state after state: each key's name number
+/// (``BinaryPropertyListReader/keyNumber(_:)``) and its value's object reference.
+///
+/// Two flat arrays for the whole archive rather than one per state: a key is found by scanning
+/// a few integers, and the table costs two allocations however many records there are.
+struct CheckedEntries {
+  private(set) var keys: [Int32] = []
+  private(set) var values: [Int] = []
+
+  /// The number of entries.
+  var count: Int { keys.count }
+
+  mutating func reserveCapacity(_ count: Int) {
+    keys.reserveCapacity(count)
+    values.reserveCapacity(count)
+  }
+
+  mutating func append(key: Int32, value: Int) {
+    keys.append(key)
+    values.append(value)
   }
 }

@@ -83,6 +83,8 @@ struct BinaryPropertyListReader {
   /// The name number of each key object seen by ``keyNumber(_:)``, by object index; -1 unseen.
   private var keyNumbers: [Int32] = []
   private var numbersByName: [String: Int32] = [:]
+  /// The names, by number.
+  private var keyNames: [String] = []
   /// The name numbers of the dictionary being checked (one buffer for all of them).
   var scratch: [Int32] = []
   /// Containers being decoded, to detect reference cycles.
@@ -309,8 +311,18 @@ struct BinaryPropertyListReader {
   /// checked; dictionary values start at index `count`.
   @inline(__always)
   func reference(at start: Int, _ index: Int) -> Int {
-    var value = 0
     var position = start + index * referenceSize
+    // Archives of up to 16 million objects use 1 to 3 bytes: read those without the loop,
+    // which every key lookup and every check of a container runs through.
+    switch referenceSize {
+    case 1: return Int(bytes[position])
+    case 2: return Int(bytes[position]) << 8 | Int(bytes[position + 1])
+    case 3:
+      return Int(bytes[position]) << 16 | Int(bytes[position + 1]) << 8
+        | Int(bytes[position + 2])
+    default: break
+    }
+    var value = 0
     for _ in 0..<referenceSize {
       value = value << 8 | Int(bytes[position])
       position += 1
@@ -742,15 +754,19 @@ struct BinaryPropertyListReader {
   /// its values.
   ///
   /// - Returns: The dictionary's entry count and the offset of its first key reference.
+  ///
+  /// Each entry's key number and value reference are appended to `entries`, so that reading a
+  /// key later compares integers instead of decoding references and names from the file.
+  ///
+  /// - Returns: The dictionary's entry count.
   mutating func checkKeyedValues(
     _ reference: Int,
     depth: Int,
-    recordCount: Int
-  ) throws(RestorationError) -> (count: Int, start: Int) {
+    recordCount: Int,
+    into entries: inout CheckedEntries
+  ) throws(RestorationError) -> Int {
     try container(reference, depth: depth) {
-      (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> (
-        count: Int, start: Int
-      ) in
+      (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> Int in
       let (count, start) = try reader.containerSpan(reference, isDictionary: true)
       // Keys are compared by name number (one per distinct name, see `keyNumber`): a short
       // list is searched, a long one hashed, as `KeyedValues` does with names.
@@ -775,11 +791,22 @@ struct BinaryPropertyListReader {
           )
         }
         let value = reader.reference(at: start, count + index)
+        entries.append(key: number, value: value)
         if reader.checkScalar(value, recordCount: recordCount) { continue }
         try reader.check(value, depth: depth + 1, recordCount: recordCount)
       }
-      return (count, start)
+      return count
     }
+  }
+
+  /// The number ``keyNumber(_:)`` gave a name, or nil when no checked key holds it.
+  func keyNumber(ofName name: String) -> Int32? {
+    numbersByName[name]
+  }
+
+  /// The name a key number stands for.
+  func keyName(_ number: Int32) -> String {
+    keyNames[Int(number)]
   }
 
   /// A number for the name a key object holds: equal names, in one object or several, get the
@@ -800,6 +827,7 @@ struct BinaryPropertyListReader {
     } else {
       number = Int32(truncatingIfNeeded: numbersByName.count)
       numbersByName[name] = number
+      keyNames.append(name)
     }
     keyNumbers[reference] = number
     return number

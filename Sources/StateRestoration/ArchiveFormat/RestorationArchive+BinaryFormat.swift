@@ -175,7 +175,14 @@ extension RestorationArchive {
 
     archive.records.reserveCapacity(recordFields.count)
     var stateSpans: [ArchiveStates.Span] = []
-    if lazily { stateSpans.reserveCapacity(recordFields.count) }
+    var stateEntries = CheckedEntries()
+    if lazily {
+      stateSpans.reserveCapacity(recordFields.count)
+      // About as many entries per state as apps write keys: one allocation instead of a dozen.
+      // Capped by the object count, so records sharing one state object reserve no more than
+      // the file's size allows.
+      stateEntries.reserveCapacity(min(recordFields.count * 8, reader.objectCount))
+    }
     // Kind strings are shared by every record that has the kind: parse each object once.
     var kinds: [(reference: Int, kind: RestorationKind)] = []
     for (index, fields) in recordFields.enumerated() {
@@ -227,16 +234,15 @@ extension RestorationArchive {
         }
       }
       var state = KeyedValues()
-      var span = ArchiveStates.Span(count: 0, start: 0)
+      var span = ArchiveStates.Span(count: 0, first: stateEntries.count)
       if let reference = fields[.state] {
         guard try reader.type(of: reference) == .dictionary else {
           throw Self.fieldError(ArchiveField.state, "a dictionary", record: index, paths[index])
         }
         do {
           if lazily {
-            let (count, start) = try reader.checkKeyedValues(
-              reference, depth: 2, recordCount: paths.count)
-            span = ArchiveStates.Span(count: count, start: start)
+            span.count = try reader.checkKeyedValues(
+              reference, depth: 2, recordCount: paths.count, into: &stateEntries)
           } else {
             state = try reader.keyedValues(reference, depth: 2, uid: uid)
           }
@@ -263,7 +269,10 @@ extension RestorationArchive {
     }
     guard lazily else { return (archive, nil) }
     reader.endBudget()
-    return (archive, ArchiveStates(reader: reader, paths: paths, spans: stateSpans))
+    return (
+      archive,
+      ArchiveStates(reader: reader, paths: paths, spans: stateSpans, entries: stateEntries)
+    )
   }
 
   /// Checks the CRC-32 at byte 8 against every byte after the checksum object.
