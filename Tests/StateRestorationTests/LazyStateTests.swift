@@ -25,6 +25,12 @@ import Testing
     root["blob"] = .data(Data([0, 1, 2, 255]))
     root["unicode"] = .string("naïve ☃")
     root["list"] = .array([.integer(1), .string("two"), .array([.bool(false)])])
+    // Arrays of scalars only are read by a path of their own; a wide integer sends one back to
+    // the general reader.
+    let when = StateValue.date(Date(timeIntervalSinceReferenceDate: -1.5))
+    root["scalars"] = .array([.integer(-5), .real(0.25), .bool(false), when, .integer(1 << 40)])
+    root["wide"] = .array([.integer(1), .unsignedInteger(UInt64.max)])
+    root["empty"] = .array([])
     root["map"] = .dictionary(["a": .integer(1), "b": .reference("Root/:[0]:/Child")])
     root["child"] = .reference("Root/:[0]:/Child")
     var child = KeyedValues()

@@ -53,17 +53,28 @@ package final class ArchiveStates {
     }
   }
 
+  /// Runs `body` on the reader in place.
+  ///
+  /// Calling a method on the stored reader directly copies the whole struct for the call,
+  /// retaining and releasing every array it holds; an inout access lends it without a copy.
+  @inline(__always)
+  private func withReader<Result>(_ body: (inout BinaryPropertyListReader) -> Result) -> Result {
+    body(&reader)
+  }
+
   /// The number of a key name in the checked states, or nil when no state holds it.
   @inline(__always)
   private func number(ofKey key: String) -> Int32? {
-    guard MemoryLayout<String>.size == 16 else { return reader.keyNumber(ofName: key) }
+    guard MemoryLayout<String>.size == 16 else {
+      return withReader { $0.keyNumber(ofName: key) }
+    }
     let bits = withUnsafeBytes(of: key) { raw in
       (raw.load(as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self))
     }
     let slot = Int(truncatingIfNeeded: mixBits(bits.0 ^ (bits.1 &* 31))) & (Self.recentCount - 1)
     let cached = recentNumbers[slot]
     if cached != -2, recentBits[slot] == bits { return cached >= 0 ? cached : nil }
-    let number = reader.keyNumber(ofName: key)
+    let number = withReader { $0.keyNumber(ofName: key) }
     recentBits[slot] = bits
     recentNumbers[slot] = number ?? -1
     recentNames[slot] = key
@@ -117,8 +128,11 @@ package final class ArchiveStates {
   }
 
   private func value(at reference: Int) -> StateValue? {
-    if let scalar = reader.scalarValue(reference) { return scalar }
-    return try? reader.value(reference, depth: 3, uid: uid)
+    withReader { reader in
+      if let scalar = reader.scalarValue(reference) { return scalar }
+      if let array = reader.scalarArray(reference) { return array }
+      return try? reader.value(reference, depth: 3, uid: uid)
+    }
   }
 
   /// The record a key's reference names, when the key holds a reference.
@@ -126,7 +140,7 @@ package final class ArchiveStates {
   /// Decoders resolve references by record rather than by path: no path is hashed or retained.
   func recordIndex(forKey key: String, record: Int) -> Int? {
     guard let reference = valueReference(forKey: key, record: record),
-      let index = reader.recordIndex(ofUID: reference), index < paths.count
+      let index = withReader({ $0.recordIndex(ofUID: reference) }), index < paths.count
     else { return nil }
     return index
   }
@@ -134,19 +148,21 @@ package final class ArchiveStates {
   /// The records an array of references names, in order, when the key holds an array;
   /// elements that are not references are left out, as ``StateDecoder`` leaves them out.
   func recordIndices(forKey key: String, record: Int) -> [Int]? {
-    guard let reference = valueReference(forKey: key, record: record),
-      let (count, start) = try? reader.containerSpan(reference, isDictionary: false)
-    else { return nil }
-    var indices: [Int] = []
-    indices.reserveCapacity(count)
-    for position in 0..<count {
-      if let index = reader.recordIndex(ofUID: reader.reference(at: start, position)),
-        index < paths.count
-      {
-        indices.append(index)
+    guard let reference = valueReference(forKey: key, record: record) else { return nil }
+    return withReader { reader -> [Int]? in
+      guard let (count, start) = try? reader.containerSpan(reference, isDictionary: false)
+      else { return nil }
+      var indices: [Int] = []
+      indices.reserveCapacity(count)
+      for position in 0..<count {
+        if let index = reader.recordIndex(ofUID: reader.reference(at: start, position)),
+          index < paths.count
+        {
+          indices.append(index)
+        }
       }
+      return indices
     }
-    return indices
   }
 
   /// The identifier path of a record.
@@ -155,7 +171,9 @@ package final class ArchiveStates {
   /// The keys of a record's state, in the file's order.
   package func keys(record: Int) -> [String] {
     let span = spans[record]
-    return (span.first..<(span.first + span.count)).map { reader.keyName(entries.keys[$0]) }
+    return withReader { reader in
+      (span.first..<(span.first + span.count)).map { reader.keyName(entries.keys[$0]) }
+    }
   }
 
   /// A record's whole state, as ``RestorationArchive/init(decoding:limits:)`` would have read it.
@@ -164,7 +182,7 @@ package final class ArchiveStates {
     var result = KeyedValues(reservingCapacity: span.count)
     for position in span.first..<(span.first + span.count) {
       guard let value = value(at: entries.values[position]) else { continue }
-      result.appendUnchecked(reader.keyName(entries.keys[position]), value)
+      result.appendUnchecked(withReader { $0.keyName(entries.keys[position]) }, value)
     }
     return result
   }

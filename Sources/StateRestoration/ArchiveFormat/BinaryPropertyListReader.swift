@@ -750,6 +750,25 @@ struct BinaryPropertyListReader {
     }
   }
 
+  /// An array whose elements are all Booleans, integers, reals or dates (a selection, a list
+  /// of numbers), read without the guards for nested containers, which such an array cannot
+  /// hold and which cost more than its elements; nil for any other object, which
+  /// ``value(_:depth:uid:)`` then reads.
+  ///
+  /// For files checked whole: it spends no budget, as ``scalarValue(_:)`` spends none.
+  func scalarArray(_ array: Int) -> StateValue? {
+    guard array >= 0, array < objectCount, bytes[offsets[array]] >> 4 == 0xA,
+      let (count, start) = try? containerSpan(array, isDictionary: false)
+    else { return nil }
+    var elements: [StateValue] = []
+    elements.reserveCapacity(count)
+    for index in 0..<count {
+      guard let element = scalarValue(reference(at: start, index)) else { return nil }
+      elements.append(element)
+    }
+    return .array(elements)
+  }
+
   /// Checks a dictionary exactly as ``keyedValues(_:depth:uid:)`` reads it, without building
   /// its values.
   ///
