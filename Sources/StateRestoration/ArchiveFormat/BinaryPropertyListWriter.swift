@@ -78,7 +78,12 @@ struct BinaryPropertyListWriter {
 
   init(estimatedObjectCount: Int = 64) {
     objects.reserveCapacity(estimatedObjectCount)
-    references.reserveCapacity(estimatedObjectCount)
+    // Containers hold about two and a half references per object of the table (a record's
+    // dictionary ten, its state twice its keys): sized for that, the array is not copied
+    // whole several times as it grows.
+    references.reserveCapacity(estimatedObjectCount * 5 / 2)
+    // A record's path and a few of its values are strings: about a third of the objects.
+    strings.reserveCapacity(estimatedObjectCount / 3)
     stringBytes.reserveCapacity(estimatedObjectCount * 8)
     stringTable = StringTable(capacity: max(16, estimatedObjectCount / 4))
     // Dates and UIDs are often one or more per record (a record is about a dozen objects):
