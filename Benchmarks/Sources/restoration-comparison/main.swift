@@ -116,8 +116,13 @@ struct Profile: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Repeats one engine operation, for a profiler such as callgrind.",
     discussion: """
-      valgrind --tool=callgrind --toggle-collect='*RestorationComparison*Profile*step*' \
-      restoration-comparison profile restore
+      Under callgrind, collect the operation alone:
+
+        valgrind --tool=callgrind --toggle-collect='*EngineProfiler*restore*' \\
+          restoration-comparison profile restore --iterations 1
+
+      Encode and decode run in '*EngineProfiler*step*', preserve in \
+      '*EngineProfiler*preserve*'.
       """)
 
   enum Operation: String, ExpressibleByArgument, CaseIterable {
