@@ -772,8 +772,6 @@ struct BinaryPropertyListReader {
   /// Checks a dictionary exactly as ``keyedValues(_:depth:uid:)`` reads it, without building
   /// its values.
   ///
-  /// - Returns: The dictionary's entry count and the offset of its first key reference.
-  ///
   /// Each entry's key number and value reference are appended to `entries`, so that reading a
   /// key later compares integers instead of decoding references and names from the file.
   ///
