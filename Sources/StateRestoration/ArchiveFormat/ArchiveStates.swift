@@ -16,7 +16,8 @@ package final class ArchiveStates {
   }
 
   // Unchecked exclusivity: every key a decoder reads touches the reader, and nothing reenters
-  // it while it reads (reading a value calls no app code).
+  // it while it reads (reading a value calls no app code). Read through `inPlace`, which does
+  // not copy it.
   @exclusivity(unchecked) private var reader: BinaryPropertyListReader
   private let paths: [String]
   private let spans: [Span]
@@ -53,20 +54,11 @@ package final class ArchiveStates {
     }
   }
 
-  /// Runs `body` on the reader in place.
-  ///
-  /// Calling a method on the stored reader directly copies the whole struct for the call,
-  /// retaining and releasing every array it holds; an inout access lends it without a copy.
-  @inline(__always)
-  private func withReader<Result>(_ body: (inout BinaryPropertyListReader) -> Result) -> Result {
-    body(&reader)
-  }
-
   /// The number of a key name in the checked states, or nil when no state holds it.
   @inline(__always)
   private func number(ofKey key: String) -> Int32? {
     guard MemoryLayout<String>.size == 16 else {
-      return withReader { $0.keyNumber(ofName: key) }
+      return reader.inPlace { $0.keyNumber(ofName: key) }
     }
     let bits = withUnsafeBytes(of: key) { raw in
       (raw.load(as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self))
@@ -74,7 +66,7 @@ package final class ArchiveStates {
     let slot = Int(truncatingIfNeeded: mixBits(bits.0 ^ (bits.1 &* 31))) & (Self.recentCount - 1)
     let cached = recentNumbers[slot]
     if cached != -2, recentBits[slot] == bits { return cached >= 0 ? cached : nil }
-    let number = withReader { $0.keyNumber(ofName: key) }
+    let number = reader.inPlace { $0.keyNumber(ofName: key) }
     recentBits[slot] = bits
     recentNumbers[slot] = number ?? -1
     recentNames[slot] = key
@@ -128,7 +120,7 @@ package final class ArchiveStates {
   }
 
   private func value(at reference: Int) -> StateValue? {
-    withReader { reader in
+    reader.inPlace { reader in
       if let scalar = reader.scalarValue(reference) { return scalar }
       if let array = reader.scalarArray(reference) { return array }
       return try? reader.value(reference, depth: 3, uid: uid)
@@ -140,7 +132,7 @@ package final class ArchiveStates {
   /// Decoders resolve references by record rather than by path: no path is hashed or retained.
   func recordIndex(forKey key: String, record: Int) -> Int? {
     guard let reference = valueReference(forKey: key, record: record),
-      let index = withReader({ $0.recordIndex(ofUID: reference) }), index < paths.count
+      let index = reader.inPlace({ $0.recordIndex(ofUID: reference) }), index < paths.count
     else { return nil }
     return index
   }
@@ -149,7 +141,7 @@ package final class ArchiveStates {
   /// elements that are not references are left out, as ``StateDecoder`` leaves them out.
   func recordIndices(forKey key: String, record: Int) -> [Int]? {
     guard let reference = valueReference(forKey: key, record: record) else { return nil }
-    return withReader { reader -> [Int]? in
+    return reader.inPlace { reader -> [Int]? in
       guard let (count, start) = try? reader.containerSpan(reference, isDictionary: false)
       else { return nil }
       var indices: [Int] = []
@@ -171,7 +163,7 @@ package final class ArchiveStates {
   /// The keys of a record's state, in the file's order.
   package func keys(record: Int) -> [String] {
     let span = spans[record]
-    return withReader { reader in
+    return reader.inPlace { reader in
       (span.first..<(span.first + span.count)).map { reader.keyName(entries.keys[$0]) }
     }
   }
@@ -182,7 +174,7 @@ package final class ArchiveStates {
     var result = KeyedValues(reservingCapacity: span.count)
     for position in span.first..<(span.first + span.count) {
       guard let value = value(at: entries.values[position]) else { continue }
-      result.appendUnchecked(withReader { $0.keyName(entries.keys[position]) }, value)
+      result.appendUnchecked(reader.inPlace { $0.keyName(entries.keys[position]) }, value)
     }
     return result
   }

@@ -56,7 +56,7 @@ public struct ArchiveLimits: Sendable, Hashable {
 }
 
 /// Reads a binary property list (`bplist00`) into ``StateValue``s, checking everything.
-struct BinaryPropertyListReader {
+struct BinaryPropertyListReader: InPlaceAccess {
   /// The type of an object, from its marker byte.
   enum ObjectType: Equatable {
     case null, bool, integer, real, date, data, asciiString, utf16String, uid, array, set,
@@ -330,35 +330,6 @@ struct BinaryPropertyListReader {
     return value
   }
 
-  /// The references held by an array.
-  func arrayReferences(_ reference: Int) throws(RestorationError) -> [Int] {
-    let offset = try offset(of: reference)
-    guard bytes[offset] >> 4 == 0xA else {
-      throw RestorationError(.malformed, "object \(reference) is not an array", offset: offset)
-    }
-    let (count, start) = try header(at: offset)
-    try checkCollection(count, at: offset)
-    try checkSpan(start: start, count: count, width: referenceSize, at: offset)
-    return readReferences(start: start, count: count)
-  }
-
-  /// The key and value references of a dictionary.
-  func dictionaryReferences(
-    _ reference: Int
-  ) throws(RestorationError) -> (keys: [Int], values: [Int]) {
-    let offset = try offset(of: reference)
-    guard bytes[offset] >> 4 == 0xD else {
-      throw RestorationError(.malformed, "object \(reference) is not a dictionary", offset: offset)
-    }
-    let (count, start) = try header(at: offset)
-    try checkCollection(count, at: offset)
-    try checkSpan(start: start, count: count * 2, width: referenceSize, at: offset)
-    return (
-      readReferences(start: start, count: count),
-      readReferences(start: start + count * referenceSize, count: count)
-    )
-  }
-
   private func checkCollection(_ count: Int, at offset: Int) throws(RestorationError) {
     guard count <= limits.maxCollectionCount else {
       throw RestorationError(
@@ -367,22 +338,6 @@ struct BinaryPropertyListReader {
         offset: offset
       )
     }
-  }
-
-  private func readReferences(start: Int, count: Int) -> [Int] {
-    var result = [Int](repeating: 0, count: count)
-    bytes.withUnsafeBufferPointer { buffer in
-      var position = start
-      for index in 0..<count {
-        var value = 0
-        for _ in 0..<referenceSize {
-          value = value << 8 | Int(buffer[position])
-          position += 1
-        }
-        result[index] = value
-      }
-    }
-    return result
   }
 
   /// A string object.

@@ -71,7 +71,7 @@ func bytesEqual(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) ->
 }
 
 /// Maps strings to integers; insertion only.
-struct StringTable {
+struct StringTable: InPlaceAccess {
   private var slots: [Int32]
   private var keys: [String] = []
   private var hashes: [UInt64] = []
@@ -180,16 +180,6 @@ struct StringTable {
   ) -> Result {
     var copy = string
     return copy.withUTF8 { body($0, &self) }
-  }
-
-  /// Runs `body` with this table in place.
-  ///
-  /// For lookups in a table stored in a class: reading such a table copies it, a retain and a
-  /// release of each of its arrays per lookup (see ``withUTF8(of:_:)``). `body` must not change
-  /// the table.
-  @inline(__always)
-  mutating func inPlace<Result>(_ body: (inout StringTable) -> Result) -> Result {
-    body(&self)
   }
 
   /// The key stored for an entry index (the order of insertion).
