@@ -58,6 +58,15 @@ public final class RestorationEngine {
   /// How many objects the last preservation pass visited: the next pass sizes its tables for as
   /// many, since an app's tree changes little between two preserves.
   private var lastPreservedObjectCount = 0
+  /// How many records a preserve's walk archives before a background queue starts writing them
+  /// into the archive while the walk goes on; nil writes them all after the walk, as does
+  /// ``RestorationSettings/usesBackgroundQueues`` set to false.
+  ///
+  /// Off on a single processor, where the queue would only take turns with the walk.
+  package var concurrentWriteThreshold: Int? =
+    ProcessInfo.processInfo.activeProcessorCount > 1 ? 512 : nil
+  /// Whether the last archive's records were added by the concurrent writer.
+  package private(set) var lastArchiveWrittenConcurrently = false
   /// Restorations not yet complete: 1 while restoring, plus one per extension.
   private var pendingRestorations = 0
   /// Whether the archive on disk is the one restored from (not one written since).
@@ -150,7 +159,7 @@ public final class RestorationEngine {
   public func makeArchive(
     roots: [any StateRestoring]
   ) -> (archive: RestorationArchive?, report: PreservationReport) {
-    guard let (pass, topLevel, report) = walk(roots: roots) else {
+    guard let (pass, topLevel, report) = walk(roots: roots, writingConcurrently: false) else {
       return (nil, PreservationReport(outcome: .notOptedIn))
     }
     return (RestorationArchive(topLevel: topLevel, records: pass.archiveRecords()), report)
@@ -170,7 +179,7 @@ public final class RestorationEngine {
   public func makeArchiveBytes(
     roots: [any StateRestoring]
   ) -> (bytes: [UInt8]?, report: PreservationReport) {
-    guard let (pass, topLevel, walkReport) = walk(roots: roots) else {
+    guard let (pass, topLevel, walkReport) = walk(roots: roots, writingConcurrently: true) else {
       return (nil, PreservationReport(outcome: .notOptedIn))
     }
     var report = walkReport
@@ -178,9 +187,20 @@ public final class RestorationEngine {
     let start = clock.now
     do {
       var records = PassRecords(pass: pass)
-      let bytes = try ArchiveBuilder.archiveBytes(
-        topLevel: topLevel, records: &records, resolve: { pass.archivePosition(ofPath: $0) })
+      let bytes: [UInt8]
+      let concurrent = pass.concurrentlyAddedRecords()
+      lastArchiveWrittenConcurrently = concurrent != nil
+      if var builder = concurrent {
+        bytes = try builder.finish(
+          topLevel: topLevel,
+          recordPath: { records.identifierPath(at: $0) },
+          resolve: { pass.archivePosition(ofPath: $0) })
+      } else {
+        bytes = try ArchiveBuilder.archiveBytes(
+          topLevel: topLevel, records: &records, resolve: { pass.archivePosition(ofPath: $0) })
+      }
       report.timings[.encodeArchive] = clock.now - start
+      if settings.usesBackgroundQueues { pass.releaseTablesInBackground() }
       return (bytes, report)
     } catch {
       report.outcome = .failed(error)
@@ -191,10 +211,15 @@ public final class RestorationEngine {
 
   /// Asks the delegate, walks the tree and encodes every object.
   ///
+  /// - Parameters:
+  ///   - roots: The roots of the tree.
+  ///   - writingConcurrently: Whether a large walk's records start going into an archive on a
+  ///     background queue (see ``concurrentWriteThreshold``).
   /// - Returns: The pass with its records, the top level, and the report; nil when the delegate
   ///   did not opt in.
   private func walk(
-    roots: [any StateRestoring]
+    roots: [any StateRestoring],
+    writingConcurrently: Bool
   ) -> (pass: PreservationPass, topLevel: KeyedValues, report: PreservationReport)? {
     guard let delegate else {
       debug("No restoration delegate: nothing preserved")
@@ -203,7 +228,11 @@ public final class RestorationEngine {
     let clock = ContinuousClock()
     let start = clock.now
     let pass = PreservationPass(
-      registry: registry, classNames: classNames, expectedObjects: lastPreservedObjectCount
+      registry: registry,
+      classNames: classNames,
+      expectedObjects: lastPreservedObjectCount,
+      concurrentWriteThreshold: writingConcurrently && settings.usesBackgroundQueues
+        ? concurrentWriteThreshold ?? .max : .max
     ) { [weak self] in
       self?.warn($0)
     }

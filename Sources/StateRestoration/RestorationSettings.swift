@@ -9,6 +9,12 @@ public struct RestorationSettings: Sendable, Hashable {
   public var debugLogging: Bool
   /// Limits on archives read at launch.
   public var limits: ArchiveLimits
+  /// Let a preserve use background queues: a large walk's records go into the archive while
+  /// the walk goes on, and the pass's memory is freed on a background queue.
+  ///
+  /// The archive's bytes are the same either way. App code is only ever called on the calling
+  /// thread, and app objects are never released on another.
+  public var usesBackgroundQueues: Bool
 
   /// The environment variable that turns developer mode on (`1`, `YES` or `true`).
   public static let developerModeVariable = "STATE_RESTORATION_DEVELOPER_MODE"
@@ -21,14 +27,17 @@ public struct RestorationSettings: Sendable, Hashable {
   ///   - developerMode: Keep the archive in every case.
   ///   - debugLogging: Log restoration messages and timings.
   ///   - limits: Limits on archives read at launch.
+  ///   - usesBackgroundQueues: Let a preserve use background queues.
   public init(
     developerMode: Bool = false,
     debugLogging: Bool = false,
-    limits: ArchiveLimits = .default
+    limits: ArchiveLimits = .default,
+    usesBackgroundQueues: Bool = true
   ) {
     self.developerMode = developerMode
     self.debugLogging = debugLogging
     self.limits = limits
+    self.usesBackgroundQueues = usesBackgroundQueues
   }
 
   /// Settings with each switch turned on when given here or by its environment variable.

@@ -50,6 +50,9 @@ public final class StateCoder {
   @exclusivity(unchecked) private var index: [Int32: Int]?
 
   private weak var context: (any ReferenceEncoding)?
+  /// Whether the pass has sent a snapshot of the values to its concurrent writer; a change after
+  /// that makes the pass write its archive from the coders instead.
+  @exclusivity(unchecked) var isHandedOff = false
 
   /// Creates a coder that is not part of a preservation pass.
   ///
@@ -80,6 +83,7 @@ public final class StateCoder {
   // Consuming: the value moves into the entries, where a borrowed one was copied there and the
   // caller's copy released (a retain and a release for every value with a payload).
   private func set(_ value: consuming StateValue, forKey name: String) {
+    if isHandedOff { keys.writtenAfterHandOff = true }
     let key = keys.number(of: name)
     if let position = position(of: key) {
       entries[position].value = value
@@ -97,6 +101,7 @@ public final class StateCoder {
 
   /// Removes the value of a key, if any.
   private func remove(forKey name: String) {
+    if isHandedOff { keys.writtenAfterHandOff = true }
     let key = keys.number(of: name)
     guard let position = position(of: key) else { return }
     entries.remove(at: position)
@@ -143,6 +148,7 @@ public final class StateCoder {
   ///   - sensitive: Pass true to keep the value out of the archive.
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String, sensitive: Bool) {
     if sensitive {
+      // The removal below marks a coder changed after its values were sent.
       sensitiveKeys.insert(key)
       remove(forKey: key)
     } else {

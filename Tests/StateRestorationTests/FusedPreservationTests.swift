@@ -10,10 +10,12 @@ import Testing
   private func engine(
     _ delegate: TestDelegate,
     store: any ArchiveStore = InMemoryArchiveStore(),
-    registry: RestorationRegistry = makeRegistry()
+    registry: RestorationRegistry = makeRegistry(),
+    concurrentWriteThreshold: Int? = nil
   ) -> RestorationEngine {
     let engine = makeEngine(store: store, delegate: delegate, registry: registry)
     engine.now = { Date(timeIntervalSinceReferenceDate: 700_000_000) }
+    engine.concurrentWriteThreshold = concurrentWriteThreshold
     return engine
   }
 
@@ -52,6 +54,117 @@ import Testing
       #expect(bytes == fresh, "\(count) children")
       #expect(try RestorationArchive(decoding: bytes).records.count == count + 1)
     }
+  }
+
+  /// A tree of `count` children under one root, each with a few values.
+  private func wideTree(_ count: Int) -> TestController {
+    let root = TestController("Root")
+    for index in 0..<count {
+      let child = TestController("Child\(index)")
+      child.state = ["index": index, "double": index * 2, "even": index % 2]
+      root.addChild(child)
+    }
+    return root
+  }
+
+  /// Records added on a background queue while the walk goes on give the sequential bytes:
+  /// from the first record, from the second, and in many batches.
+  @Test(arguments: [1, 2, 300])
+  func recordsWrittenConcurrentlyAreByteIdentical(threshold: Int) throws {
+    let demo = TalkDemo()
+    demo.first.state = ["sliderValue": 89, "b": 2, "a": 1]
+    demo.city.restorationStoryboard = StoryboardReference(name: "Main", identifier: "City")
+    let tree = wideTree(1_000)
+    let churner = KeyChurner("Churner")
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in
+      coder.encode(churner, forKey: "churner")
+      coder.encode(Data([1, 2, 3]), forKey: "blob")
+      coder.encode(["x": [1, 2], "y": [3]], forKey: "nested")
+    }
+    let store = InMemoryArchiveStore()
+    let engine = engine(delegate, store: store, concurrentWriteThreshold: threshold)
+    let roots: [any StateRestoring] = demo.roots + [tree]
+    let bytes = try expectSameBytes(engine, roots: roots)
+    #expect(engine.lastArchiveWrittenConcurrently)
+    let sequential = self.engine(delegate, concurrentWriteThreshold: nil)
+    #expect(try #require(sequential.makeArchiveBytes(roots: roots).bytes) == bytes)
+    #expect(!sequential.lastArchiveWrittenConcurrently)
+    // What a preserve stores is the same archive, and it restores.
+    engine.preserveApplicationState(roots: roots)
+    #expect(store.contents[.archive] == bytes)
+    #expect(engine.lastArchiveWrittenConcurrently)
+    let archive = try RestorationArchive(decoding: bytes)
+    #expect(archive.record(at: "Root/:[999]:/Child999")?.state["double"] == .integer(1_998))
+  }
+
+  @Test func noBackgroundQueuesWhenTheSettingsSaySo() throws {
+    let engine = engine(TestDelegate(), concurrentWriteThreshold: 1)
+    engine.settings.usesBackgroundQueues = false
+    let root = wideTree(300)
+    let bytes = try expectSameBytes(engine, roots: [root])
+    #expect(!engine.lastArchiveWrittenConcurrently)
+    engine.settings.usesBackgroundQueues = true
+    #expect(try #require(engine.makeArchiveBytes(roots: [root]).bytes) == bytes)
+    #expect(engine.lastArchiveWrittenConcurrently)
+  }
+
+  /// A coder changed after its values went to the concurrent writer is archived with the change.
+  ///
+  /// The app keeps the coder and changes it from a later object's encode; the archive is then
+  /// written from the coders after the walk. Each kind of change on its own.
+  @Test(arguments: ["value", "sensitive", "removal"])
+  func aCoderChangedAfterItsRecordWasSentIsArchivedWithTheChange(change: String) throws {
+    let keeper = CoderKeeper()
+    keeper.initial = ["removed later": "by Late"]
+    let late = LateWriter(keeper) { coder in
+      switch change {
+      case "value": coder.encode("by Late", forKey: "written later")
+      case "sensitive": coder.encode("secret", forKey: "withheld later", sensitive: true)
+      default: coder.removeValue(forKey: "removed later")
+      }
+    }
+    let engine = engine(TestDelegate(), concurrentWriteThreshold: 1)
+    let roots: [any StateRestoring] = [keeper, wideTree(300), late]
+    let bytes = try expectSameBytes(engine, roots: roots)
+    #expect(!engine.lastArchiveWrittenConcurrently)
+    let record = try #require(try RestorationArchive(decoding: bytes).record(at: "Keeper"))
+    switch change {
+    case "value": #expect(record.state["written later"] == .string("by Late"))
+    case "sensitive": #expect(record.sensitiveKeys == ["withheld later"])
+    default: #expect(record.state["removed later"] == nil)
+    }
+  }
+
+  /// A walk whose order is not the archive's falls back to writing after the walk.
+  @Test func recordsReorderedByDepthAreNotWrittenConcurrently() throws {
+    let root = TestController("Root")
+    root.addChild(TestController("Child"))
+    let parent = TestObject("Parent")
+    let deep = TestObject("Deep", parent: TestObject("Middle", parent: parent))
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in
+      coder.encode(deep, forKey: "deep")
+      coder.encode(parent, forKey: "parent")
+    }
+    let engine = engine(delegate, concurrentWriteThreshold: 1)
+    try expectSameBytes(engine, roots: [root])
+    #expect(!engine.lastArchiveWrittenConcurrently)
+  }
+
+  @Test func aReferenceToAPathWithoutRecordFailsWhenWrittenConcurrently() throws {
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in coder.encodeValue(.reference("Nowhere"), forKey: "dangling") }
+    let engine = engine(delegate, concurrentWriteThreshold: 1)
+    let (bytes, report) = engine.makeArchiveBytes(roots: [wideTree(10)])
+    #expect(bytes == nil)
+    #expect(engine.lastArchiveWrittenConcurrently)
+    guard case .failed(let error) = report.outcome else {
+      Issue.record("expected a failed outcome, got \(report.outcome)")
+      return
+    }
+    #expect(error.code == .encodingFailed)
+    #expect(error.message.contains("Nowhere"))
   }
 
   @Test func talkDemoWithEveryValueTypeIsByteIdentical() throws {
@@ -178,7 +291,26 @@ import Testing
 private final class CoderKeeper: StateRestoring {
   let restorationIdentifier: String? = "Keeper"
   var kept: StateCoder?
-  func encodeRestorableState(with coder: StateCoder) throws { kept = coder }
+  /// Values written before the coder is kept.
+  var initial: [String: String] = [:]
+  func encodeRestorableState(with coder: StateCoder) throws {
+    for (key, value) in initial { coder.encode(value, forKey: key) }
+    kept = coder
+  }
+}
+
+/// Changes the coder another object kept, from its own encode.
+private final class LateWriter: StateRestoring {
+  let restorationIdentifier: String? = "Late"
+  let keeper: CoderKeeper
+  let change: (StateCoder) -> Void
+  init(_ keeper: CoderKeeper, change: @escaping (StateCoder) -> Void) {
+    self.keeper = keeper
+    self.change = change
+  }
+  func encodeRestorableState(with coder: StateCoder) throws {
+    if let kept = keeper.kept { change(kept) }
+  }
 }
 
 /// A node whose container getter encodes into a kept coder: it reenters the pass while the

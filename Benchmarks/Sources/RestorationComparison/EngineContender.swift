@@ -163,14 +163,16 @@ package final class EngineContender {
   }
 
   /// An engine over a store.
-  package func makeEngine(store: any ArchiveStore) -> RestorationEngine {
+  package func makeEngine(
+    store: any ArchiveStore, usesBackgroundQueues: Bool = true
+  ) -> RestorationEngine {
     let engine = RestorationEngine(
       applicationInfo: ApplicationInfo(
         bundleIdentifier: "com.example.benchmark", bundleVersion: "1", systemVersion: "1",
         userInterfaceIdiom: "phone"),
       store: store,
       registry: registry,
-      settings: RestorationSettings()
+      settings: RestorationSettings(usesBackgroundQueues: usesBackgroundQueues)
     )
     engine.delegate = delegate
     return engine

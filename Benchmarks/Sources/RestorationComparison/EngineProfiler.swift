@@ -13,10 +13,12 @@ package struct EngineProfiler {
   let count: Int
 
   /// Builds the state and one archive of it.
-  package init(objects: Int, selections: UIState.Selections = .repeated) throws {
+  package init(
+    objects: Int, selections: UIState.Selections = .repeated, usesBackgroundQueues: Bool = true
+  ) throws {
     let state = UIState(count: objects, selections: selections)
     contender = EngineContender(state: state)
-    engine = contender.makeEngine(store: store)
+    engine = contender.makeEngine(store: store, usesBackgroundQueues: usesBackgroundQueues)
     bytes = try contender.encode(with: engine)
     count = objects
   }
@@ -38,25 +40,41 @@ package struct EngineProfiler {
 
   /// A full preserve.
   ///
-  /// - Returns: The time of each phase.
+  /// - Returns: The time of each phase, and of the whole call as `call`.
   @inline(never)
   @discardableResult
   package func preserve() throws -> [String: Duration] {
+    let clock = ContinuousClock()
+    let start = clock.now
     let report = engine.preserveApplicationState(roots: [contender.root])
+    let call = clock.now - start
     guard case .saved = report.outcome else { throw ComparisonFailure("not saved") }
-    return Dictionary(uniqueKeysWithValues: report.timings.map { ($0.key.rawValue, $0.value) })
+    return Self.timings(report.timings, call: call)
   }
 
   /// A full restore into a fresh launch tree.
+  ///
+  /// - Returns: The time of each phase, and of the whole call as `call`.
   @inline(never)
   @discardableResult
   package func restore() throws -> [String: Duration] {
     store.contents[.archive] = bytes
     let launch = contender.makeLaunchTree()
+    let clock = ContinuousClock()
+    let start = clock.now
     let report = engine.restoreApplicationState(roots: [launch])
+    let call = clock.now - start
     guard report.restoredPaths.count == count else {
       throw ComparisonFailure("restored \(report.restoredPaths.count) of \(count)")
     }
-    return Dictionary(uniqueKeysWithValues: report.timings.map { ($0.key.rawValue, $0.value) })
+    return Self.timings(report.timings, call: call)
+  }
+
+  private static func timings<Phase: RawRepresentable<String>>(
+    _ phases: [Phase: Duration], call: Duration
+  ) -> [String: Duration] {
+    var result = Dictionary(uniqueKeysWithValues: phases.map { ($0.key.rawValue, $0.value) })
+    result["call"] = call
+    return result
   }
 }

@@ -140,8 +140,12 @@ struct Profile: ParsableCommand {
   @Option(help: "How many times to repeat the operation.")
   var iterations: Int = 3
 
-  @Flag(help: "Print the time of each phase of every preserve or restore.")
+  @Flag(
+    help: "Print the time of each phase of every preserve or restore, and of the whole call.")
   var phases = false
+
+  @Flag(help: "Preserve without background queues (RestorationSettings.usesBackgroundQueues).")
+  var noBackgroundQueues = false
 
   @Option(help: "Also write the engine's archive of the state to this file, to inspect it.")
   var saveArchive: String?
@@ -150,7 +154,8 @@ struct Profile: ParsableCommand {
   var selections: UIState.Selections = .repeated
 
   func run() throws {
-    let profiler = try EngineProfiler(objects: objects, selections: selections)
+    let profiler = try EngineProfiler(
+      objects: objects, selections: selections, usesBackgroundQueues: !noBackgroundQueues)
     if let saveArchive {
       try Data(profiler.bytes).write(to: URL(fileURLWithPath: saveArchive))
       let encoder = PropertyListEncoder()

@@ -5,6 +5,9 @@
 /// a repeated key by comparing integers, and lets the archive writer add each key string to the
 /// property list once instead of hashing it again for every object.
 final class CoderKeys {
+  /// Whether a coder of the pass was written to after its values were sent to the concurrent
+  /// writer (an app that keeps a coder and writes to it from a later encode).
+  @exclusivity(unchecked) var writtenAfterHandOff = false
   /// The names, by number.
   // Unchecked exclusivity, as in `StateCoder`: these are read and written for every key an
   // object writes, and nothing reenters while they change.

@@ -46,6 +46,18 @@ final class PreservationPass: ReferenceEncoding {
   private var order: [Int]?
   private(set) var issues: [PreservationReport.Issue] = []
 
+  /// The writer adding records on a background queue, once the walk has archived
+  /// `concurrentWriteThreshold` records.
+  private var concurrentWriter: ConcurrentRecordWriter?
+  private let concurrentWriteThreshold: Int
+  private let expectedObjects: Int
+  /// How many records, and key names, have been sent to `concurrentWriter`.
+  private var sentRecords = 0
+  private var sentKeyNames = 0
+  /// Records sent to the concurrent writer at a time: few enough that it starts early and keeps
+  /// up, many enough that queueing costs nothing next to writing them.
+  private static let concurrentBatchSize = 128
+
   /// Creates a pass.
   ///
   /// - Parameters:
@@ -54,14 +66,19 @@ final class PreservationPass: ReferenceEncoding {
   ///   - expectedObjects: How many objects the walk is expected to visit (the last pass's
   ///     count): its tables are sized for as many up front, where growing them step by step
   ///     rehashed every identity and path several times.
+  ///   - concurrentWriteThreshold: How many records the walk archives before a background queue
+  ///     starts adding them to the archive; `Int.max` writes every record after the walk.
   ///   - warn: Where warnings go.
   init(
     registry: RestorationRegistry,
     classNames: ClassNames,
     expectedObjects: Int = 0,
+    concurrentWriteThreshold: Int = .max,
     warn: @escaping (String) -> Void
   ) {
     self.registry = registry
+    self.expectedObjects = expectedObjects
+    self.concurrentWriteThreshold = max(1, concurrentWriteThreshold)
     self.classNames = classNames
     self.warn = warn
     self.resolver = IdentifierPathResolver()
@@ -98,8 +115,79 @@ final class PreservationPass: ReferenceEncoding {
       let object = queue[head]
       head += 1
       visit(object)
+      if records.count >= concurrentWriteThreshold,
+        records.count - sentRecords >= Self.concurrentBatchSize || concurrentWriter == nil
+      {
+        sendRecords()
+      }
     }
+    if concurrentWriter != nil, sentRecords < records.count { sendRecords() }
     order = orderByDepth()
+  }
+
+  /// Sends the records archived since the last batch to the concurrent writer, starting it
+  /// first if need be.
+  private func sendRecords() {
+    let writer: ConcurrentRecordWriter
+    if let concurrentWriter {
+      writer = concurrentWriter
+    } else {
+      writer = ConcurrentRecordWriter(
+        estimatedRecordCount: max(expectedObjects, records.count * 4))
+      concurrentWriter = writer
+    }
+    var batch: [RecordSnapshot] = []
+    batch.reserveCapacity(records.count - sentRecords)
+    records.withUnsafeBufferPointer { records in
+      for index in sentRecords..<records.count {
+        let coder = records[index].coder
+        coder.isHandedOff = true
+        let sensitiveKeys = coder.sensitiveKeys
+        batch.append(
+          RecordSnapshot(
+            identifierPath: records[index].identifierPath,
+            kind: records[index].kind,
+            className: records[index].className,
+            restorationClassName: records[index].restorationClassName,
+            storyboard: records[index].storyboard,
+            sensitiveKeys: sensitiveKeys.isEmpty ? [] : sensitiveKeys.sorted(),
+            entries: coder.entries
+          ))
+      }
+    }
+    sentRecords = records.count
+    let names = keys.names
+    let newKeyNames = sentKeyNames < names.count ? Array(names[sentKeyNames...]) : []
+    sentKeyNames = names.count
+    writer.add(batch, newKeyNames: newKeyNames)
+  }
+
+  /// The archive builder with every record added by the concurrent writer, once it is done.
+  ///
+  /// Nil when there is no writer, or when its records cannot be used: the archive's order is not
+  /// the walk's, or a coder was changed after its record was sent.
+  func concurrentlyAddedRecords() -> ArchiveBuilder? {
+    guard let concurrentWriter else { return nil }
+    self.concurrentWriter = nil
+    guard order == nil, !keys.writtenAfterHandOff, sentRecords == records.count else {
+      return nil
+    }
+    return concurrentWriter.finish()
+  }
+
+  /// Frees the pass's tables on a background queue; the pass is spent afterwards.
+  ///
+  /// The walk's queue of objects is dropped here: it holds app objects.
+  func releaseTablesInBackground() {
+    queue = []
+    let tables = (records, pathOwners, resolver, enqueued, depths, positions)
+    records = []
+    pathOwners = StringTable()
+    resolver = IdentifierPathResolver()
+    enqueued = IdentityMap()
+    depths = []
+    positions = []
+    BackgroundRelease.release(tables)
   }
 
   /// The number of records.
