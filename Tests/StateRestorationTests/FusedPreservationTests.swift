@@ -138,15 +138,7 @@ import Testing
 
   /// A walk whose order is not the archive's falls back to writing after the walk.
   @Test func recordsReorderedByDepthAreNotWrittenConcurrently() throws {
-    let root = TestController("Root")
-    root.addChild(TestController("Child"))
-    let parent = TestObject("Parent")
-    let deep = TestObject("Deep", parent: TestObject("Middle", parent: parent))
-    let delegate = TestDelegate()
-    delegate.willEncode = { coder in
-      coder.encode(deep, forKey: "deep")
-      coder.encode(parent, forKey: "parent")
-    }
+    let (root, delegate) = treeWalkedOutOfDepthOrder()
     let engine = engine(delegate, concurrentWriteThreshold: 1)
     try expectSameBytes(engine, roots: [root])
     #expect(!engine.lastArchiveWrittenConcurrently)
@@ -223,12 +215,11 @@ import Testing
     #expect(!coder.contains("missing"))
   }
 
-  @Test func recordsReorderedByDepthAreByteIdentical() throws {
-    // The root's encode references a deep object outside the tree before the walk reaches the
-    // tree's second level, so the walk's order is not the archive's.
+  /// A tree whose walk is not in the archive's order: the top level references a deep object
+  /// outside the tree before the walk reaches the tree's second level.
+  private func treeWalkedOutOfDepthOrder() -> (root: TestController, delegate: TestDelegate) {
     let root = TestController("Root")
-    let child = TestController("Child")
-    root.addChild(child)
+    root.addChild(TestController("Child"))
     let parent = TestObject("Parent")
     let deep = TestObject("Deep", parent: TestObject("Middle", parent: parent))
     let delegate = TestDelegate()
@@ -236,6 +227,11 @@ import Testing
       coder.encode(deep, forKey: "deep")
       coder.encode(parent, forKey: "parent")
     }
+    return (root, delegate)
+  }
+
+  @Test func recordsReorderedByDepthAreByteIdentical() throws {
+    let (root, delegate) = treeWalkedOutOfDepthOrder()
     let engine = engine(delegate)
     try expectSameBytes(engine, roots: [root])
     let paths = try #require(engine.makeArchive(roots: [root]).archive).rootIdentifierPaths

@@ -18,14 +18,31 @@ protocol ArchiveRecordSource {
   mutating func addState(at position: Int, to writer: inout BinaryPropertyListWriter) -> Int
 }
 
-/// The records of a ``RestorationArchive``, read in place.
+/// The fields of a record that the writer takes as they are, named as in
+/// ``RestorationArchive/Record``.
+protocol ArchiveRecordFields {
+  var identifierPath: String { get }
+  var kind: RestorationKind { get }
+  var className: String { get }
+  var restorationClassName: String? { get }
+  var storyboard: StoryboardReference? { get }
+  /// Sorted, as the archive lists them.
+  var sensitiveKeys: [String] { get }
+}
+
+extension RestorationArchive.Record: ArchiveRecordFields {}
+
+/// Records held in a buffer, read in place.
 ///
 /// Records are read through a buffer pointer (`records[index].field`): binding each to a local,
 /// or reading it through the array's subscript, copies it, retaining and releasing its strings
 /// and arrays, which cost as much as writing it.
-struct ArchiveRecords: ArchiveRecordSource {
-  let records: UnsafeBufferPointer<RestorationArchive.Record>
+protocol BufferedArchiveRecords: ArchiveRecordSource {
+  associatedtype Record: ArchiveRecordFields
+  var records: UnsafeBufferPointer<Record> { get }
+}
 
+extension BufferedArchiveRecords {
   var count: Int { records.count }
   func identifierPath(at position: Int) -> String { records[position].identifierPath }
   func kind(at position: Int) -> RestorationKind { records[position].kind }
@@ -35,6 +52,11 @@ struct ArchiveRecords: ArchiveRecordSource {
   }
   func storyboard(at position: Int) -> StoryboardReference? { records[position].storyboard }
   func sensitiveKeys(at position: Int) -> [String] { records[position].sensitiveKeys }
+}
+
+/// The records of a ``RestorationArchive``.
+struct ArchiveRecords: BufferedArchiveRecords {
+  let records: UnsafeBufferPointer<RestorationArchive.Record>
 
   mutating func addState(at position: Int, to writer: inout BinaryPropertyListWriter) -> Int {
     writer.addDictionary(records[position].state)

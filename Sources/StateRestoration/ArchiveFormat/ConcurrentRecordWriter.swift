@@ -6,7 +6,7 @@ import Dispatch
 /// Values, not the object's coder: the writer reads them on another thread while the walk goes
 /// on, and a coder that the app kept and writes to later changes its own copy of the values,
 /// never this one.
-struct RecordSnapshot: Sendable {
+struct RecordSnapshot: ArchiveRecordFields, Sendable {
   var identifierPath: String
   var kind: RestorationKind
   var className: String
@@ -18,25 +18,12 @@ struct RecordSnapshot: Sendable {
 }
 
 /// A batch of snapshots as records of the archive writer, with the key names sent so far.
-///
-/// The batch is read through a buffer pointer, as ``ArchiveRecords`` reads its records: reading
-/// a record through an array's subscript copied it, retaining and releasing each field.
-struct SnapshotRecords: ArchiveRecordSource {
+struct SnapshotRecords: BufferedArchiveRecords {
   var records = UnsafeBufferPointer<RecordSnapshot>(start: nil, count: 0)
   /// The key names, by number, as ``CoderKeys`` numbers them.
   var keyNames: [String] = []
   /// The property list reference of each key name, by number; -1 until first added.
   var keyReferences: [Int] = []
-
-  var count: Int { records.count }
-  func identifierPath(at position: Int) -> String { records[position].identifierPath }
-  func kind(at position: Int) -> RestorationKind { records[position].kind }
-  func className(at position: Int) -> String { records[position].className }
-  func restorationClassName(at position: Int) -> String? {
-    records[position].restorationClassName
-  }
-  func storyboard(at position: Int) -> StoryboardReference? { records[position].storyboard }
-  func sensitiveKeys(at position: Int) -> [String] { records[position].sensitiveKeys }
 
   mutating func addState(at position: Int, to writer: inout BinaryPropertyListWriter) -> Int {
     writer.addDictionary(

@@ -169,9 +169,8 @@ final class PreservationPass: ReferenceEncoding {
   func concurrentlyAddedRecords() -> ArchiveBuilder? {
     guard let concurrentWriter else { return nil }
     self.concurrentWriter = nil
-    guard order == nil, !keys.writtenAfterHandOff, sentRecords == records.count else {
-      return nil
-    }
+    // `run` sent the last records after the walk, so every record is with the writer.
+    guard order == nil, !keys.writtenAfterHandOff else { return nil }
     return concurrentWriter.finish()
   }
 
