@@ -65,6 +65,11 @@ public final class RestorationEngine {
   /// Off on a single processor, where the queue would only take turns with the walk.
   package var concurrentWriteThreshold: Int? =
     ProcessInfo.processInfo.activeProcessorCount > 1 ? 512 : nil
+  /// Whether a restore computes a large archive's checksum on a background queue while it
+  /// checks the structure, as ``RestorationSettings/usesBackgroundQueues`` allows.
+  ///
+  /// Off on a single processor, where the queue would only take turns with the check.
+  package var checksumsConcurrently = ProcessInfo.processInfo.activeProcessorCount > 1
   /// Whether the last archive's records were added by the concurrent writer.
   package private(set) var lastArchiveWrittenConcurrently = false
   /// Restorations not yet complete: 1 while restoring, plus one per extension.
@@ -358,7 +363,9 @@ public final class RestorationEngine {
     let archive: RestorationArchive
     let states: ArchiveStates
     do {
-      (archive, states) = try RestorationArchive.readLazily(bytes, limits: settings.limits)
+      (archive, states) = try RestorationArchive.readLazily(
+        bytes, limits: settings.limits,
+        checksummingConcurrently: settings.usesBackgroundQueues && checksumsConcurrently)
     } catch {
       let located = error.file == nil ? error.inFile(archiveLocation) : error
       pendingRestorations = 0
@@ -414,12 +421,19 @@ public final class RestorationEngine {
     classNames = pass.updatedClassNames
 
     finishRestoration()
-    return RestorationReport(
+    let report = RestorationReport(
       outcome: .restored,
       entries: pass.reportEntries,
       timings: timings,
       warnings: pass.warnings
     )
+    if settings.usesBackgroundQueues {
+      // The engine's own references go first, so the queue's are the last ones.
+      _ = consume archive
+      _ = consume states
+      pass.releaseTablesInBackground()
+    }
+    return report
   }
 
   /// Declares that restoration goes on asynchronously (UIKit's `extendStateRestoration()`).

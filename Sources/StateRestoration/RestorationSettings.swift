@@ -9,11 +9,15 @@ public struct RestorationSettings: Sendable, Hashable {
   public var debugLogging: Bool
   /// Limits on archives read at launch.
   public var limits: ArchiveLimits
-  /// Let a preserve use background queues: a large walk's records go into the archive while
-  /// the walk goes on, and the pass's memory is freed on a background queue.
+  /// Let preserves and restores use background queues.
   ///
-  /// The archive's bytes are the same either way. App code is only ever called on the calling
-  /// thread, and app objects are never released on another.
+  /// - A preserve: a large walk's records go into the archive while the walk goes on.
+  /// - A restore: a large archive's checksum is computed while its structure is checked.
+  /// - Both: the pass's memory is freed on a background queue.
+  ///
+  /// The archive's bytes, and what a restore accepts or rejects, are the same either way. App
+  /// code is only ever called on the calling thread, and app objects are never released on
+  /// another.
   public var usesBackgroundQueues: Bool
 
   /// The environment variable that turns developer mode on (`1`, `YES` or `true`).
@@ -27,7 +31,7 @@ public struct RestorationSettings: Sendable, Hashable {
   ///   - developerMode: Keep the archive in every case.
   ///   - debugLogging: Log restoration messages and timings.
   ///   - limits: Limits on archives read at launch.
-  ///   - usesBackgroundQueues: Let a preserve use background queues.
+  ///   - usesBackgroundQueues: Let preserves and restores use background queues.
   public init(
     developerMode: Bool = false,
     debugLogging: Bool = false,

@@ -171,6 +171,80 @@ import Testing
     #expect(rejected > 100)
   }
 
+  /// The lazy reader's answer with the checksum computed on a background queue.
+  private func concurrent(_ bytes: [UInt8]) -> Result<RestorationArchive, RestorationError> {
+    do {
+      let (read, states) = try RestorationArchive.readLazily(
+        bytes, limits: .default, checksummingConcurrently: true)
+      var archive = read
+      for index in archive.records.indices {
+        archive.records[index].state = states.values(record: index)
+      }
+      return .success(archive)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// A large file's checksum computed while its structure is checked: the reader must refuse
+  /// exactly the files it refuses with the checksum first, with the same error, whether the
+  /// damage leaves the structure sound or not, and read the others identically.
+  @Test func checksummingConcurrentlyRefusesExactlyWhatCheckingItFirstRefuses() throws {
+    var archive = try RestorationArchive(decoding: richArchive())
+    let padding = String(repeating: "x", count: 200)
+    for index in 0..<1_200 {
+      var state = KeyedValues()
+      state["label"] = .string("\(padding) \(index)")
+      state["index"] = .integer(Int64(index))
+      archive.records.append(
+        RestorationArchive.Record(
+          identifierPath: "Root/:[0]:/Child/Item\(index)", kind: .object, className: "Item",
+          state: state))
+    }
+    let bytes = try archive.encoded()
+    #expect(bytes.count >= RestorationArchive.concurrentChecksumThreshold)
+    #expect(try concurrent(bytes).get() == lazy(bytes).get())
+
+    var structureBroken = 0
+    var torn = 0
+    for (step, index) in stride(from: 13, to: bytes.count, by: bytes.count / 60).enumerated() {
+      do {
+        let bit: UInt8 = step % 2 == 0 ? 0x04 : 0x80
+        var damaged = bytes
+        damaged[index] ^= bit
+        // Torn: the stored checksum no longer matches.
+        switch (lazy(damaged), concurrent(damaged)) {
+        case (.failure(let first), .failure(let read)):
+          // The trailer and the offsets are read before the checksum, either way.
+          if first.code == .checksumMismatch { torn += 1 }
+          #expect(read.code == first.code, "byte \(index) bit \(bit): \(read) against \(first)")
+          #expect(read.message == first.message, "byte \(index) bit \(bit)")
+        case (let first, let read):
+          Issue.record("byte \(index) bit \(bit): \(first) against \(read)")
+        }
+        // The same damage behind a valid checksum: the structure's check alone decides.
+        let crc = crc32(damaged[13...])
+        for offset in 0..<4 {
+          damaged[9 + offset] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * offset))
+        }
+        switch (lazy(damaged), concurrent(damaged)) {
+        case (.success(let first), .success(let read)):
+          #expect(read == first, "byte \(index) bit \(bit)")
+        case (.failure(let first), .failure(let read)):
+          structureBroken += 1
+          #expect(read.code == first.code, "byte \(index) bit \(bit): \(read) against \(first)")
+          #expect(read.message == first.message, "byte \(index) bit \(bit)")
+        case (let first, let read):
+          Issue.record("byte \(index) bit \(bit): \(first) against \(read)")
+        }
+      }
+    }
+    #expect(torn >= 50)
+    // Some flips broke the structure too: their torn files were refused by the checksum, not
+    // by the structure's check that ran beside it.
+    #expect(structureBroken >= 5)
+  }
+
   @Test func aBadValueInAStateDiscardsTheWholeArchiveBeforeAnyDecode() throws {
     // A record whose state references a record that does not exist: found by the check, before
     // any object is located or decoded.

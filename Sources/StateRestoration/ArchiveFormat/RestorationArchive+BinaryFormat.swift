@@ -85,12 +85,22 @@ extension RestorationArchive {
   /// first, then a `KeyedValues` per record, then freeing them all cost more than the rest of
   /// the restore.
   ///
+  /// - Parameters:
+  ///   - bytes: The file's bytes.
+  ///   - limits: Limits on the input.
+  ///   - checksummingConcurrently: Compute the CRC-32 of a large file on a background queue
+  ///     while the structure is checked. The outcome is the same: a checksum mismatch is thrown
+  ///     whatever the structure's check found, and nothing is returned before the checksum
+  ///     matched.
+  /// - Returns: The archive, with empty states, and the states read from the file.
   /// - Throws: The errors of ``init(decoding:limits:)``, for the same input.
   package static func readLazily(
     _ bytes: [UInt8],
-    limits: ArchiveLimits
+    limits: ArchiveLimits,
+    checksummingConcurrently: Bool = false
   ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates) {
-    let (archive, states) = try read(bytes, limits: limits, lazily: true)
+    let (archive, states) = try read(
+      bytes, limits: limits, lazily: true, checksummingConcurrently: checksummingConcurrently)
     // A lazy read always makes the states; the optional is only for the eager one.
     guard let states else {
       throw RestorationError(.malformed, "the archive's states could not be read")
@@ -98,14 +108,42 @@ extension RestorationArchive {
     return (archive, states)
   }
 
+  /// The smallest file whose checksum is worth a background queue: below it, handing the work
+  /// over costs about as much as the work.
+  package static let concurrentChecksumThreshold = 256 * 1024
+
   private static func read(
     _ bytes: [UInt8],
     limits: ArchiveLimits,
+    lazily: Bool,
+    checksummingConcurrently: Bool = false
+  ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates?) {
+    let reader = try BinaryPropertyListReader(bytes: bytes, limits: limits)
+    let stored = try storedChecksum(bytes)
+    guard checksummingConcurrently, bytes.count >= concurrentChecksumThreshold else {
+      try verifyChecksum(stored: stored, computed: checksum(of: bytes))
+      return try readChecksummed(reader, lazily: lazily)
+    }
+    let pending = ConcurrentChecksum(of: bytes)
+    let result: (archive: RestorationArchive, states: ArchiveStates?)
+    do {
+      result = try readChecksummed(reader, lazily: lazily)
+    } catch {
+      // A torn file fails as torn, whatever its structure's check ran into first.
+      try verifyChecksum(stored: stored, computed: pending.wait())
+      throw error
+    }
+    try verifyChecksum(stored: stored, computed: pending.wait())
+    return result
+  }
+
+  /// Reads an archive whose checksum is checked by the caller.
+  private static func readChecksummed(
+    _ reader: consuming BinaryPropertyListReader,
     lazily: Bool
   ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates?) {
     var archive = RestorationArchive()
-    var reader = try BinaryPropertyListReader(bytes: bytes, limits: limits)
-    try Self.verifyChecksum(bytes)
+    var reader = reader
 
     guard try reader.type(of: reader.topObject) == .dictionary else {
       throw RestorationError(.notArchive, "the top object is not a dictionary")
@@ -275,17 +313,31 @@ extension RestorationArchive {
     )
   }
 
-  /// Checks the CRC-32 at byte 8 against every byte after the checksum object.
-  static func verifyChecksum(_ bytes: [UInt8]) throws(RestorationError) {
+  /// The CRC-32 stored at byte 8.
+  private static func storedChecksum(_ bytes: [UInt8]) throws(RestorationError) -> UInt32 {
     let start = ArchiveChecksum.offset
     guard bytes.count > start + ArchiveChecksum.objectSize, bytes[start] == 0x44 else {
       throw RestorationError(.notArchive, "no checksum object at byte 8", offset: start)
     }
     var stored: UInt32 = 0
     for index in 1...4 { stored = stored << 8 | UInt32(bytes[start + index]) }
-    let computed = bytes.withUnsafeBytes { raw in
-      CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[(start + ArchiveChecksum.objectSize)...]))
+    return stored
+  }
+
+  /// The CRC-32 of every byte after the checksum object; the file holds one
+  /// (``storedChecksum(_:)`` returned).
+  static func checksum(of bytes: [UInt8]) -> UInt32 {
+    bytes.withUnsafeBytes { raw in
+      CRC32.checksum(
+        UnsafeRawBufferPointer(
+          rebasing: raw[min(raw.count, ArchiveChecksum.offset + ArchiveChecksum.objectSize)...]))
     }
+  }
+
+  /// Checks the CRC-32 stored at byte 8 against the one computed from the bytes after it.
+  private static func verifyChecksum(
+    stored: UInt32, computed: UInt32
+  ) throws(RestorationError) {
     guard stored == computed else {
       throw RestorationError(
         .checksumMismatch,

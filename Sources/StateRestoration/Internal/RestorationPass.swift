@@ -6,9 +6,9 @@ final class RestorationPass: ReferenceResolving {
   // times, and the runtime's exclusivity checks of class properties cost more than the tables'
   // own work. No access to one is held across a call into app code that could reenter the pass
   // (a decode method resolving a reference).
-  private let archive: RestorationArchive
+  @exclusivity(unchecked) private var archive: RestorationArchive
   /// The records' states, read on demand; nil when the archive's records hold their states.
-  private let states: ArchiveStates?
+  @exclusivity(unchecked) private var states: ArchiveStates?
   private let registry: RestorationRegistry
   private weak var delegate: (any RestorationDelegate)?
   private(set) weak var applicationContext: AnyObject?
@@ -448,6 +448,30 @@ final class RestorationPass: ReferenceResolving {
     for index in entries.indices where entries[index].status == .restored {
       objects[index]?.applicationFinishedRestoringState()
     }
+  }
+
+  /// Frees the pass's tables on a background queue; the pass is spent afterwards.
+  ///
+  /// The tables of app objects (located and existing objects) stay with the pass, and so does
+  /// the registry with the app's storyboards: the pass is freed on the calling thread, where an
+  /// app object's deinit is expected to run.
+  func releaseTablesInBackground() {
+    let tables = (
+      archive, states, coders, entryIndex, firstEntries, entryComponents, componentNames,
+      resolver, locatedIdentities, existing, mapped
+    )
+    archive = RestorationArchive()
+    states = nil
+    coders = []
+    entryIndex = StringTable()
+    firstEntries = []
+    entryComponents = []
+    componentNames = StringTable()
+    resolver = IdentifierPathResolver()
+    locatedIdentities = IdentityMap()
+    existing = StringTable()
+    mapped = IdentityMap()
+    BackgroundRelease.release(tables)
   }
 
   // MARK: ReferenceResolving

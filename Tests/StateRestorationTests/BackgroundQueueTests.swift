@@ -1,0 +1,117 @@
+import Foundation
+import StateRestoration
+import Synchronization
+import Testing
+
+/// Background queues never take an app object's last reference, and never change what a
+/// restore accepts.
+@Suite struct BackgroundQueueTests {
+  /// Objects that only a pass holds (children a node makes on demand, objects a restoration
+  /// class makes and nobody adopts) are released on the thread that called the engine, after a
+  /// preserve and after a restore.
+  @Test func appObjectsOwnedOnlyByAPassAreReleasedOnTheCallingThread() throws {
+    let token = UUID().uuidString
+    let count = 600
+    let store = InMemoryArchiveStore()
+    let registry = makeRegistry()
+    registry.register(TransientRestoration.self)
+
+    let preserver = makeEngine(store: store, delegate: TestDelegate(), registry: registry)
+    preserver.concurrentWriteThreshold = 1
+    let report = preserver.preserveApplicationState(roots: [TransientList(token, count: count)])
+    guard case .saved = report.outcome else {
+      Issue.record("expected a saved archive, got \(report.outcome)")
+      return
+    }
+    #expect(preserver.lastArchiveWrittenConcurrently)
+    var released = Transient.released(token)
+    #expect(released.onCaller + released.elsewhere == count)
+    #expect(released.elsewhere == 0)
+
+    let restorer = makeEngine(store: store, delegate: TestDelegate(), registry: registry)
+    let restored = restorer.restoreApplicationState(roots: [TransientList(token, count: 0)])
+    #expect(restored.outcome == .restored)
+    #expect(restored.restoredPaths.count == count + 1)
+    released = Transient.released(token)
+    #expect(released.onCaller + released.elsewhere == 2 * count)
+    #expect(released.elsewhere == 0)
+  }
+}
+
+/// A node whose children are made anew each time they are asked for, as a view that wraps its
+/// model's items might: nothing but the engine holds them while it walks.
+private final class TransientList: RestorationNode {
+  let restorationIdentifier: String? = "List"
+  let token: String
+  let count: Int
+
+  init(_ token: String, count: Int) {
+    self.token = token
+    self.count = count
+  }
+
+  var restorationChildren: [any StateRestoring] {
+    (0..<count).map { Transient(token: token, index: $0, list: self) }
+  }
+
+  func encodeRestorableState(with coder: StateCoder) throws {}
+  func decodeRestorableState(with coder: StateDecoder) throws {}
+}
+
+/// A child of ``TransientList``, or an object ``TransientRestoration`` made; it records on which
+/// thread it was released.
+private final class Transient: RestorationNode {
+  let restorationIdentifier: String?
+  let objectRestorationClass: (any ObjectRestoration.Type)? = TransientRestoration.self
+  let token: String
+  let index: Int
+  let list: TransientList?
+  /// The thread that made it, which is the one that called the engine.
+  let maker = pthread_self()
+
+  init(token: String, index: Int, list: TransientList?) {
+    restorationIdentifier = "Transient\(index)"
+    self.token = token
+    self.index = index
+    self.list = list
+  }
+
+  deinit {
+    let onMaker = pthread_equal(maker, pthread_self()) != 0
+    Self.releases.withLock { releases in
+      releases[token, default: (0, 0)].onCaller += onMaker ? 1 : 0
+      releases[token, default: (0, 0)].elsewhere += onMaker ? 0 : 1
+    }
+  }
+
+  var restorationContainer: RestorationParentLink? {
+    list.map { RestorationParentLink(parent: $0, index: index) }
+  }
+
+  func encodeRestorableState(with coder: StateCoder) throws {
+    coder.encode(token, forKey: "token")
+    coder.encode(index, forKey: "index")
+  }
+
+  func decodeRestorableState(with coder: StateDecoder) throws {}
+
+  private static let releases = Mutex<[String: (onCaller: Int, elsewhere: Int)]>([:])
+
+  /// How many objects of a test were released on the thread that made them, and elsewhere.
+  static func released(_ token: String) -> (onCaller: Int, elsewhere: Int) {
+    releases.withLock { $0[token] ?? (0, 0) }
+  }
+}
+
+/// Makes a ``Transient`` that nothing adopts: only the restore holds it.
+private enum TransientRestoration: ObjectRestoration {
+  static func object(
+    withRestorationIdentifierPath identifierComponents: [String],
+    coder: StateDecoder
+  ) -> (any StateRestoring)? {
+    guard let token = coder.decode(String.self, forKey: "token"),
+      let index = coder.decode(Int.self, forKey: "index")
+    else { return nil }
+    return Transient(token: token, index: index, list: nil)
+  }
+}
