@@ -65,7 +65,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "restoration-benchmark",
-      dependencies: ["StateRestoration"]
+      dependencies: [
+        "StateRestoration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     // The `lint` subcommand, as a library so that any command-line tool can mount it.
     .target(

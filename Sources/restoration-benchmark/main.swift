@@ -2,6 +2,7 @@
 // quadratic step anywhere on the path shows as a ratio far above 2.
 //
 //   swift run -c release restoration-benchmark [N ...]     (default: 10000 20000 40000)
+import ArgumentParser
 import Foundation
 import StateRestoration
 
@@ -75,8 +76,9 @@ func makeTree(count: Int) -> Node {
   return root
 }
 
-func measure(count: Int, repetitions: Int) throws -> (preserve: Double, restore: Double, bytes: Int)
-{
+func measure(
+  count: Int, repetitions: Int, settings: RestorationSettings
+) throws -> (preserve: Double, restore: Double, bytes: Int) {
   var preserveTimes: [Double] = []
   var restoreTimes: [Double] = []
   var bytes = 0
@@ -87,7 +89,7 @@ func measure(count: Int, repetitions: Int) throws -> (preserve: Double, restore:
     let engine = RestorationEngine(
       applicationInfo: ApplicationInfo(bundleIdentifier: "benchmark"),
       store: store,
-      settings: RestorationSettings()
+      settings: settings
     )
     engine.delegate = delegate
     let tree = makeTree(count: count)
@@ -126,49 +128,64 @@ func fastest(_ values: [Double]) -> Double {
   values.min() ?? 0
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.contains("--help") || arguments.contains("-h") {
-  print(
-    """
-    USAGE: restoration-benchmark [N ...]
-
-    Preserves and restores a tree of N restorable objects (default: 10000, 20000 and 40000),
-    seven times each after a warm-up, and prints the fastest time of each and the ratio to the
-    first size: near the size ratio when every step is linear. Build with -c release for
-    meaningful numbers.
-    """
+struct RestorationBenchmark: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "restoration-benchmark",
+    abstract: "Preserves and restores trees of restorable objects and prints how time scales.",
+    discussion: """
+      Each size is preserved and restored several times after a warm-up; the fastest time of \
+      each is printed with its ratio to the first size, which stays near the size ratio when \
+      every step is linear. Build with -c release for meaningful numbers.
+      """
   )
-  exit(0)
-}
-let sizes = arguments.isEmpty ? [10_000, 20_000, 40_000] : arguments.compactMap { Int($0) }
-guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 1 }),
-  sizes.count == arguments.count || arguments.isEmpty
-else {
-  FileHandle.standardError.write(
-    Data("restoration-benchmark: sizes must be integers above 1\n".utf8))
-  exit(2)
-}
-#if DEBUG
-  print("note: debug build; use `swift run -c release restoration-benchmark` for real numbers")
-#endif
-print("objects    preserve (ms)  restore (ms)  archive (bytes)  preserve ratio  restore ratio")
-var baseline: (Double, Double, Int)?
-do {
-  _ = try measure(count: 1_000, repetitions: 3)  // warm up caches and the allocator
-  for size in sizes {
-    let (preserve, restore, bytes) = try measure(count: size, repetitions: 7)
-    let base = baseline ?? (preserve, restore, size)
-    if baseline == nil { baseline = base }
-    let scale = Double(size) / Double(base.2)
-    print(
-      String(
-        format: "%7d    %13.2f  %12.2f  %15d  %14.2f  %13.2f",
-        size, preserve * 1000, restore * 1000, bytes, preserve / base.0, restore / base.1
-      ),
-      scale == 1 ? "" : "(size ratio \(String(format: "%.1f", scale)))"
-    )
+
+  @Argument(help: "The numbers of objects, each above 1.")
+  var sizes: [Int] = [10_000, 20_000, 40_000]
+
+  @Option(help: "How many times each size is preserved and restored.")
+  var repetitions = 7
+
+  @Flag(help: "Keep the engine off background queues (RestorationSettings.usesBackgroundQueues).")
+  var noBackgroundQueues = false
+
+  func validate() throws {
+    guard sizes.allSatisfy({ $0 > 1 }) else {
+      throw ValidationError(
+        "sizes must be above 1, got \(sizes.map(String.init).joined(separator: " "))")
+    }
+    guard repetitions > 0 else { throw ValidationError("--repetitions must be at least 1") }
   }
-} catch {
-  FileHandle.standardError.write(Data("restoration-benchmark: \(error)\n".utf8))
-  exit(1)
+
+  func run() throws {
+    #if DEBUG
+      print("note: debug build; use `swift run -c release restoration-benchmark` for real numbers")
+    #endif
+    let settings = RestorationSettings(usesBackgroundQueues: !noBackgroundQueues)
+    if noBackgroundQueues { print("background queues: off") }
+    print("objects    preserve (ms)  restore (ms)  archive (bytes)  preserve ratio  restore ratio")
+    var baseline: (Double, Double, Int)?
+    do {
+      // Warms up caches and the allocator.
+      _ = try measure(count: 1_000, repetitions: min(3, repetitions), settings: settings)
+      for size in sizes {
+        let (preserve, restore, bytes) = try measure(
+          count: size, repetitions: repetitions, settings: settings)
+        let base = baseline ?? (preserve, restore, size)
+        if baseline == nil { baseline = base }
+        let scale = Double(size) / Double(base.2)
+        print(
+          String(
+            format: "%7d    %13.2f  %12.2f  %15d  %14.2f  %13.2f",
+            size, preserve * 1000, restore * 1000, bytes, preserve / base.0, restore / base.1
+          ),
+          scale == 1 ? "" : "(size ratio \(String(format: "%.1f", scale)))"
+        )
+      }
+    } catch let failure as BenchmarkFailure {
+      FileHandle.standardError.write(Data("restoration-benchmark: \(failure)\n".utf8))
+      throw ExitCode.failure
+    }
+  }
 }
+
+RestorationBenchmark.main()
