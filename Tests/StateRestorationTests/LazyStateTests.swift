@@ -82,6 +82,47 @@ import Testing
     return ~crc
   }
 
+  /// Stores the CRC-32 of the bytes after the checksum object at byte 9, as a writer would.
+  private func fixChecksum(_ bytes: inout [UInt8]) {
+    let crc = crc32(bytes[13...])
+    for offset in 0..<4 { bytes[9 + offset] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * offset)) }
+  }
+
+  /// Expects two readers to answer a file alike: the same values, or the same error.
+  ///
+  /// - Returns: The error, when both refused the file.
+  @discardableResult
+  private func expectSameAnswer(
+    _ first: Result<RestorationArchive, RestorationError>,
+    _ second: Result<RestorationArchive, RestorationError>,
+    _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> RestorationError? {
+    switch (first, second) {
+    case (.success(let expected), .success(let read)):
+      #expect(
+        read == expected, "\(what): the second reader read other values",
+        sourceLocation: sourceLocation)
+      return nil
+    case (.failure(let expected), .failure(let read)):
+      #expect(
+        read.code == expected.code, "\(what): \(read) against \(expected)",
+        sourceLocation: sourceLocation)
+      #expect(read.message == expected.message, "\(what)", sourceLocation: sourceLocation)
+      #expect(
+        read.identifierPath == expected.identifierPath, "\(what)", sourceLocation: sourceLocation)
+      return expected
+    case (.success, .failure(let read)):
+      Issue.record(
+        "\(what): only the second reader refused it: \(read)", sourceLocation: sourceLocation)
+      return nil
+    case (.failure(let expected), .success):
+      Issue.record(
+        "\(what): only the first reader refused it: \(expected)", sourceLocation: sourceLocation)
+      return nil
+    }
+  }
+
   @Test func lazyReadingGivesTheFullReadersValues() throws {
     let bytes = try richArchive()
     let full = try RestorationArchive(decoding: bytes)
@@ -148,22 +189,9 @@ import Testing
       for bit in [0x01, 0x04, 0x10, 0x80] as [UInt8] {
         var damaged = bytes
         damaged[index] ^= bit
-        let crc = crc32(damaged[13...])
-        for offset in 0..<4 {
-          damaged[9 + offset] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * offset))
-        }
-        switch (eager(damaged), lazy(damaged)) {
-        case (.success(let full), .success(let read)):
-          #expect(read == full, "byte \(index) bit \(bit): the lazy reader read other values")
-        case (.failure(let full), .failure(let read)):
+        fixChecksum(&damaged)
+        if expectSameAnswer(eager(damaged), lazy(damaged), "byte \(index) bit \(bit)") != nil {
           rejected += 1
-          #expect(read.code == full.code, "byte \(index) bit \(bit): \(read) against \(full)")
-          #expect(read.message == full.message, "byte \(index) bit \(bit)")
-          #expect(read.identifierPath == full.identifierPath, "byte \(index) bit \(bit)")
-        case (.success, .failure(let read)):
-          Issue.record("byte \(index) bit \(bit): only the lazy reader refused it: \(read)")
-        case (.failure(let full), .success):
-          Issue.record("byte \(index) bit \(bit): only the full reader refused it: \(full)")
         }
       }
     }
@@ -212,30 +240,15 @@ import Testing
         let bit: UInt8 = step % 2 == 0 ? 0x04 : 0x80
         var damaged = bytes
         damaged[index] ^= bit
-        // Torn: the stored checksum no longer matches.
-        switch (lazy(damaged), concurrent(damaged)) {
-        case (.failure(let first), .failure(let read)):
-          // The trailer and the offsets are read before the checksum, either way.
-          if first.code == .checksumMismatch { torn += 1 }
-          #expect(read.code == first.code, "byte \(index) bit \(bit): \(read) against \(first)")
-          #expect(read.message == first.message, "byte \(index) bit \(bit)")
-        case (let first, let read):
-          Issue.record("byte \(index) bit \(bit): \(first) against \(read)")
-        }
+        // Torn: the stored checksum no longer matches. The trailer and the offsets are read
+        // before the checksum, either way.
+        let tornError = expectSameAnswer(
+          lazy(damaged), concurrent(damaged), "byte \(index) bit \(bit), torn")
+        if tornError?.code == .checksumMismatch { torn += 1 }
         // The same damage behind a valid checksum: the structure's check alone decides.
-        let crc = crc32(damaged[13...])
-        for offset in 0..<4 {
-          damaged[9 + offset] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * offset))
-        }
-        switch (lazy(damaged), concurrent(damaged)) {
-        case (.success(let first), .success(let read)):
-          #expect(read == first, "byte \(index) bit \(bit)")
-        case (.failure(let first), .failure(let read)):
+        fixChecksum(&damaged)
+        if expectSameAnswer(lazy(damaged), concurrent(damaged), "byte \(index) bit \(bit)") != nil {
           structureBroken += 1
-          #expect(read.code == first.code, "byte \(index) bit \(bit): \(read) against \(first)")
-          #expect(read.message == first.message, "byte \(index) bit \(bit)")
-        case (let first, let read):
-          Issue.record("byte \(index) bit \(bit): \(first) against \(read)")
         }
       }
     }
@@ -267,8 +280,7 @@ import Testing
     let uid = try #require(
       bytes.indices.dropFirst(13).dropLast(33).first { bytes[$0] == 0x80 && bytes[$0 + 1] == 1 })
     bytes[uid + 1] = 7
-    let crc = crc32(bytes[13...])
-    for offset in 0..<4 { bytes[9 + offset] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * offset)) }
+    fixChecksum(&bytes)
 
     let store = InMemoryArchiveStore()
     store.contents[.archive] = bytes
