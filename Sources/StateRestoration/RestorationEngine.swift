@@ -65,11 +65,17 @@ public final class RestorationEngine {
   /// Off on a single processor, where the queue would only take turns with the walk.
   package var concurrentWriteThreshold: Int? =
     ProcessInfo.processInfo.activeProcessorCount > 1 ? 512 : nil
-  /// Whether a restore computes a large archive's checksum on a background queue while it
-  /// checks the structure, as ``RestorationSettings/usesBackgroundQueues`` allows.
+  /// Whether a restore computes a large archive's checksum, and analyses its records' paths,
+  /// on background queues while it checks the states, as
+  /// ``RestorationSettings/usesBackgroundQueues`` allows.
   ///
-  /// Off on a single processor, where the queue would only take turns with the check.
-  package var checksumsConcurrently = ProcessInfo.processInfo.activeProcessorCount > 1
+  /// Off on a single processor, where the queues would only take turns with the check.
+  package var readsConcurrently = ProcessInfo.processInfo.activeProcessorCount > 1
+  /// The fewest records whose paths a restore analyses on a background queue: below it, handing
+  /// the work over costs about as much as the work.
+  static let concurrentPathAnalysisThreshold = 512
+  /// Whether the last restore analysed its records' paths on a background queue.
+  package private(set) var lastRestoreAnalysedPathsConcurrently = false
   /// Whether the last archive's records were added by the concurrent writer.
   package private(set) var lastArchiveWrittenConcurrently = false
   /// Restorations not yet complete: 1 while restoring, plus one per extension.
@@ -362,10 +368,20 @@ public final class RestorationEngine {
     let decodeStart = clock.now
     let archive: RestorationArchive
     let states: ArchiveStates
+    let concurrent = settings.usesBackgroundQueues && readsConcurrently
+    // The records' paths are analysed on a background queue while the states are checked.
+    var readPaths: [String] = []
+    var pendingPaths: BackgroundResult<ArchivedPaths>?
     do {
       (archive, states) = try RestorationArchive.readLazily(
-        bytes, limits: settings.limits,
-        checksummingConcurrently: settings.usesBackgroundQueues && checksumsConcurrently)
+        bytes, limits: settings.limits, checksummingConcurrently: concurrent,
+        pathsRead: { paths in
+          guard concurrent, paths.count >= Self.concurrentPathAnalysisThreshold else {
+            readPaths = paths
+            return
+          }
+          pendingPaths = BackgroundResult { ArchivedPaths(paths) }
+        })
     } catch {
       let located = error.file == nil ? error.inFile(archiveLocation) : error
       pendingRestorations = 0
@@ -379,6 +395,7 @@ public final class RestorationEngine {
       )
     }
 
+    lastRestoreAnalysedPathsConcurrently = pendingPaths != nil
     let pass = RestorationPass(
       archive: archive,
       states: states,
@@ -408,7 +425,7 @@ public final class RestorationEngine {
     phaseObserver?(.locateObjects)
     let locateStart = clock.now
     pass.mapExistingObjects(roots: roots)
-    pass.locateObjects()
+    pass.locateObjects(paths: pendingPaths?.wait() ?? ArchivedPaths(readPaths))
     timings[.locateObjects] = clock.now - locateStart
     phaseObserver?(.decodeState)
     let stateStart = clock.now

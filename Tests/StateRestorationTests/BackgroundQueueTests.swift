@@ -1,6 +1,7 @@
 import Foundation
 import StateRestoration
 import Synchronization
+import TestSupport
 import Testing
 
 /// Background queues never take an app object's last reference, and never change what a
@@ -35,6 +36,81 @@ import Testing
     released = Transient.released(token)
     #expect(released.onCaller + released.elsewhere == 2 * count)
     #expect(released.elsewhere == 0)
+  }
+
+  /// A restore whose paths are analysed on a background queue reports what a restore on one
+  /// thread reports: objects of the launch tree, objects of a restoration class, duplicate
+  /// paths, children archived before their parents, and children of parents not restored.
+  @Test func pathsAnalysedInTheBackgroundRestoreAsOnOneThread() throws {
+    // Crafted: the engine's writer refuses duplicate paths.
+    func record(_ path: String, _ value: Int64, restorationClass: String? = nil) -> CraftedValue {
+      var fields: [(String, CraftedValue)] = [
+        ("path", .string(path)), ("kind", .string("viewController")),
+        ("class", .string("TestController")),
+      ]
+      if let restorationClass { fields.append(("restorationClass", .string(restorationClass))) }
+      var state: [(String, CraftedValue)] = [("value", .integer(value))]
+      // CityRestoration returns nil for this one.
+      if path.hasSuffix("Refused") { state.append(("returnNil", .integer(1))) }
+      fields.append(("state", .dictionary(state)))
+      return .dictionary(fields)
+    }
+    // A grandchild before its parent: not restored, as its parent had no record yet.
+    var records = [record("Root/:[0]:/Child0/:[0]:/Early", -1), record("Root", 0)]
+    for index in 0..<700 {
+      let path = "Root/:[\(index)]:/Child\(index)"
+      // Children 0 to 299 are in the launch tree; the others come from a restoration class.
+      records.append(
+        record(path, Int64(index), restorationClass: index < 300 ? nil : "CityRestoration"))
+      if index % 7 == 0 { records.append(record(path, Int64(-index))) }
+      if index % 5 == 0 { records.append(record(path + "/:[0]:/Grandchild", Int64(index * 10))) }
+    }
+    // A child of an object that is not restored.
+    records.append(record("Root/:[900]:/Refused", 900, restorationClass: "CityRestoration"))
+    records.append(record("Root/:[900]:/Refused/:[0]:/Orphan", 901))
+    let bytes = CraftedArchive.bytes([
+      ("format", .string("StateRestorationArchive")),
+      (
+        "topLevel",
+        .dictionary([
+          ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
+          ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
+        ])
+      ),
+      ("objects", .array(records)),
+    ])
+
+    func restore(concurrently: Bool) -> (RestorationReport, [Int?], Bool) {
+      let store = InMemoryArchiveStore()
+      store.contents[.archive] = bytes
+      let engine = makeEngine(store: store, delegate: TestDelegate())
+      engine.settings.usesBackgroundQueues = concurrently
+      engine.readsConcurrently = concurrently
+      let root = TestController("Root")
+      for index in 0..<300 { root.addChild(TestController("Child\(index)")) }
+      let report = engine.restoreApplicationState(roots: [root])
+      let values = [root] + root.children.map { $0 }
+      return (
+        report, values.map { $0.decodedState?["value"] },
+        engine.lastRestoreAnalysedPathsConcurrently
+      )
+    }
+    let (sequential, sequentialValues, sequentialAnalysis) = restore(concurrently: false)
+    let (concurrent, concurrentValues, concurrentAnalysis) = restore(concurrently: true)
+    #expect(!sequentialAnalysis)
+    #expect(concurrentAnalysis)
+    #expect(concurrent.outcome == .restored)
+    #expect(concurrent.entries == sequential.entries)
+    #expect(concurrent.warnings == sequential.warnings)
+    #expect(concurrentValues == sequentialValues)
+    // The cases are all there.
+    let statuses = concurrent.entries.map(\.status)
+    #expect(statuses.contains(.skipped(.duplicatePath)))
+    #expect(statuses.contains(.skipped(.missingParent("Root/:[900]:/Refused"))))
+    #expect(statuses.contains(.skipped(.restorationClassReturnedNil("CityRestoration"))))
+    #expect(concurrent.entries.first?.status == .skipped(.notFound))
+    #expect(concurrent.entries.contains { $0.source == .restorationClass })
+    #expect(concurrent.entries.contains { $0.source == .existing })
   }
 }
 

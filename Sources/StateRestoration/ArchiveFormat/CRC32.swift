@@ -1,5 +1,3 @@
-import Dispatch
-
 // The archive checksum is zlib's CRC-32, so any language can verify an archive
 // (`zlib.crc32(data[13:])` in Python). CRC-32 catches every single-bit flip and every burst
 // of up to 32 bits, which is what torn writes and bad sectors produce. It is written here rather
@@ -56,28 +54,5 @@ enum CRC32 {
       }
       return crc ^ 0xFFFF_FFFF
     }
-  }
-}
-
-/// The checksum of an archive, computed on a background queue while the calling thread checks
-/// the archive's structure.
-final class ConcurrentChecksum: @unchecked Sendable {
-  // Unchecked: `result` is written once by the queued block before it signals, and read only
-  // after `wait()` has taken that signal.
-  private var result: UInt32 = 0
-  private let done = DispatchSemaphore(value: 0)
-
-  /// Starts computing ``RestorationArchive/checksum(of:)``.
-  init(of bytes: [UInt8]) {
-    DispatchQueue.global(qos: .userInitiated).async {
-      self.result = RestorationArchive.checksum(of: bytes)
-      self.done.signal()
-    }
-  }
-
-  /// Waits for the checksum and returns it; call it once.
-  func wait() -> UInt32 {
-    done.wait()
-    return result
   }
 }

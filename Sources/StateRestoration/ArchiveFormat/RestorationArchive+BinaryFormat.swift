@@ -92,15 +92,20 @@ extension RestorationArchive {
   ///     while the structure is checked. The outcome is the same: a checksum mismatch is thrown
   ///     whatever the structure's check found, and nothing is returned before the checksum
   ///     matched.
+  ///   - pathsRead: Called with the records' paths once they are read, before the states are
+  ///     checked: work that needs only the paths can start while the rest is checked. The file
+  ///     may still be refused afterwards.
   /// - Returns: The archive, with empty states, and the states read from the file.
   /// - Throws: The errors of ``init(decoding:limits:)``, for the same input.
   package static func readLazily(
     _ bytes: [UInt8],
     limits: ArchiveLimits,
-    checksummingConcurrently: Bool = false
+    checksummingConcurrently: Bool = false,
+    pathsRead: (([String]) -> Void)? = nil
   ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates) {
     let (archive, states) = try read(
-      bytes, limits: limits, lazily: true, checksummingConcurrently: checksummingConcurrently)
+      bytes, limits: limits, lazily: true, checksummingConcurrently: checksummingConcurrently,
+      pathsRead: pathsRead)
     // A lazy read always makes the states; the optional is only for the eager one.
     guard let states else {
       throw RestorationError(.malformed, "the archive's states could not be read")
@@ -116,18 +121,19 @@ extension RestorationArchive {
     _ bytes: [UInt8],
     limits: ArchiveLimits,
     lazily: Bool,
-    checksummingConcurrently: Bool = false
+    checksummingConcurrently: Bool = false,
+    pathsRead: (([String]) -> Void)? = nil
   ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates?) {
     let reader = try BinaryPropertyListReader(bytes: bytes, limits: limits)
     let stored = try storedChecksum(bytes)
     guard checksummingConcurrently, bytes.count >= concurrentChecksumThreshold else {
       try verifyChecksum(stored: stored, computed: checksum(of: bytes))
-      return try readChecksummed(reader, lazily: lazily)
+      return try readChecksummed(reader, lazily: lazily, pathsRead: pathsRead)
     }
-    let pending = ConcurrentChecksum(of: bytes)
+    let pending = BackgroundResult { checksum(of: bytes) }
     let result: (archive: RestorationArchive, states: ArchiveStates?)
     do {
-      result = try readChecksummed(reader, lazily: lazily)
+      result = try readChecksummed(reader, lazily: lazily, pathsRead: pathsRead)
     } catch {
       // A torn file fails as torn, whatever its structure's check ran into first.
       try verifyChecksum(stored: stored, computed: pending.wait())
@@ -140,7 +146,8 @@ extension RestorationArchive {
   /// Reads an archive whose checksum is checked by the caller.
   private static func readChecksummed(
     _ reader: consuming BinaryPropertyListReader,
-    lazily: Bool
+    lazily: Bool,
+    pathsRead: (([String]) -> Void)?
   ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates?) {
     var archive = RestorationArchive()
     var reader = reader
@@ -187,6 +194,7 @@ extension RestorationArchive {
       paths.append(try Self.stringField(.path, of: record, record: index, &reader))
       recordFields.append(record)
     }
+    pathsRead?(paths)
     let uid = { (index: Int) throws(RestorationError) -> String in
       guard index < paths.count else {
         throw BinaryPropertyListReader.recordReferenceError(index, recordCount: paths.count)

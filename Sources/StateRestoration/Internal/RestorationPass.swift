@@ -28,11 +28,11 @@ final class RestorationPass: ReferenceResolving {
   @exclusivity(unchecked) private var existingObjects: [any StateRestoring] = []
   @exclusivity(unchecked) private var mapped = IdentityMap<Bool>()
 
+  /// One entry per record located so far, in archive order.
   @exclusivity(unchecked) private var entries: [RestorationReport.Entry] = []
-  /// The first entry of each archived path; the object located for a path is that entry's.
-  @exclusivity(unchecked) private var entryIndex = StringTable()
-  /// The entry of the first record with each record's path, by record index.
-  @exclusivity(unchecked) private var firstEntries: [Int] = []
+  /// The records' paths: each path's first record (whose object is the one located for the
+  /// path), each record's nearest archived ancestor and each path's components.
+  @exclusivity(unchecked) private var paths = ArchivedPaths([])
   @exclusivity(unchecked) private var coders: [StateDecoder?] = []
   @exclusivity(unchecked) private var objects: [(any StateRestoring)?] = []
   private(set) var warnings: [String] = []
@@ -117,12 +117,13 @@ final class RestorationPass: ReferenceResolving {
   }
 
   /// Finds or creates the object for every record, in archive order.
-  func locateObjects() {
+  ///
+  /// - Parameter paths: The analysis of the archive's paths, in record order.
+  func locateObjects(paths: ArchivedPaths) {
+    self.paths = paths
     entries.reserveCapacity(archive.records.count)
     coders.reserveCapacity(archive.records.count)
-    firstEntries.reserveCapacity(archive.records.count)
     objects.reserveCapacity(archive.records.count)
-    entryIndex = StringTable(capacity: archive.records.count)
     locatedIdentities.reserveCapacity(archive.records.count)
     mapped.reserveCapacity(archive.records.count)
     resolver.reserveCapacity(archive.records.count)
@@ -162,12 +163,7 @@ final class RestorationPass: ReferenceResolving {
     } else if case .skipped(let reason) = entry.status {
       debug("Skipping identifier path \(path): \(reason)")
     }
-    firstEntries.append(entryIndex.insert(path, entries.count).value)
-    if !lastAncestorCovers { lastAncestor = nil }
-    lastAncestorCovers = false
     entries.append(consume entry)
-    entryComponents.append(locatedComponents)
-    locatedComponents = []
     coders.append(found == nil ? nil : decoder)
     objects.append(found)
   }
@@ -183,13 +179,14 @@ final class RestorationPass: ReferenceResolving {
       return nil
     }
     let path = records[index].identifierPath
-    if entryIndex.inPlace({ $0.value(for: path) }) != nil { return skip(.duplicatePath) }
-    let ancestor = nearestArchivedAncestor(of: path)
+    if paths.inPlace({ $0.firstRecord(of: path, among: index) }) != nil {
+      return skip(.duplicatePath)
+    }
+    let ancestor = paths.inPlace { $0.ancestor(ofRecord: index) }
     if let ancestor, objects[ancestor] == nil {
       return skip(.missingParent(records[ancestor].identifierPath))
     }
-    let components = self.components(of: path, ancestor: ancestor)
-    locatedComponents = components
+    let components = paths.inPlace { $0.components[index] }
 
     var found: (any StateRestoring)?
     if let name = records[index].restorationClassName {
@@ -251,7 +248,7 @@ final class RestorationPass: ReferenceResolving {
     guard let container = locatedContainer(of: path),
       let node = container.object.restorationNode
     else { return nil }
-    var components = self.components(of: path, ancestor: nil)
+    var components = IdentifierPath.components(of: path)
     guard let identifier = components.popLast() else { return nil }
     var index: Int?
     if let last = components.last, IdentifierPath.isIndexComponent(last) {
@@ -278,135 +275,11 @@ final class RestorationPass: ReferenceResolving {
   /// The direct container of `path`, when it has a record and was restored.
   private func locatedContainer(of path: String) -> (path: String, object: any StateRestoring)? {
     guard let parent = IdentifierPath.parent(of: path),
-      let index = entryIndex.inPlace({ $0.value(for: parent) }),
+      let index = paths.inPlace({ $0.firstRecord(of: parent, among: objects.count) }),
       let object = objects[index]
     else { return nil }
     return (parent, object)
   }
-
-  /// The entry of the closest proper ancestor path that has a record of its own.
-  private func nearestArchivedAncestor(of path: String) -> Int? {
-    // Parent paths are prefixes of the path: look them up in the path's own bytes rather than
-    // making a string per level.
-    let found: Int?? = entryIndex.withUTF8(of: path) { bytes, table -> Int?? in
-      guard isASCII(UnsafeRawBufferPointer(bytes)) else { return .none }
-      var end = IdentifierPath.parentEnd(in: bytes)
-      // Siblings follow each other in the archive: a record whose parent path is the last
-      // record's has the same answer, found by comparing bytes instead of hashing them. Only
-      // the last record's own path has been added since, and it is not an ancestor of a
-      // sibling.
-      if let length = end, let last = lastAncestor, last.parentLength == length {
-        var lastPath = last.path
-        let same = lastPath.withUTF8 { lastBytes in
-          length <= lastBytes.count
-            && bytesEqual(
-              UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: lastBytes[..<length])),
-              UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<length])))
-        }
-        if same {
-          lastAncestorCovers = true
-          return .some(last.ancestor)
-        }
-      }
-      let parentLength = end
-      var result: Int?
-      while let length = end {
-        let prefix = UnsafeBufferPointer(rebasing: bytes[..<length])
-        if let index = table.value(forBytes: UnsafeRawBufferPointer(prefix)) {
-          result = index
-          break
-        }
-        end = IdentifierPath.parentEnd(in: prefix)
-      }
-      if let parentLength {
-        lastAncestor = (path, parentLength, result)
-        lastAncestorCovers = true
-      }
-      return .some(result)
-    }
-    if case .some(let index) = found { return index }
-    var current = IdentifierPath.parent(of: path)
-    while let candidate = current {
-      if let index = entryIndex.inPlace({ $0.value(for: candidate) }) { return index }
-      current = IdentifierPath.parent(of: candidate)
-    }
-    return nil
-  }
-
-  /// The last path ``nearestArchivedAncestor(of:)`` looked up the table for, with the length of
-  /// its parent path and the answer.
-  @exclusivity(unchecked) private var lastAncestor:
-    (path: String, parentLength: Int, ancestor: Int?)?
-  /// Whether the record being located has the parent path of ``lastAncestor``, so that adding
-  /// its path to the table keeps that answer right; any other path added (a record of another
-  /// parent, in an archive not listed parents first) could be the ancestor, and clears it.
-  @exclusivity(unchecked) private var lastAncestorCovers = false
-
-  /// The components of a path, as ``IdentifierPath/components(of:)`` splits them.
-  ///
-  /// A record's path extends its nearest archived ancestor's, whose components are already
-  /// made: only the rest is split. Paths of one archive also repeat the same few components
-  /// (controller identifiers, index components): each distinct component too long to fit in a
-  /// `String` value (over 15 bytes) becomes a `String` once, where making one per component of
-  /// every record cost a tenth of a restore; shorter ones are made each time, which costs less
-  /// than a lookup. The table is capped, so an archive of all-distinct components costs one
-  /// lookup more per component and no more memory.
-  private func components(of path: String, ancestor: Int?) -> [String] {
-    var base: [String] = []
-    var start = 0
-    if let ancestor, ancestor < entryComponents.count, !entryComponents[ancestor].isEmpty {
-      // The ancestor's path is a prefix of this one, up to a separator (how it was found).
-      let prefix = archive.records[ancestor].identifierPath.utf8.count
-      if prefix < path.utf8.count {
-        base = entryComponents[ancestor]
-        start = prefix + 1
-      }
-    }
-    var added: [String] = []
-    let split: [String]? = componentNames.withUTF8(of: path) { bytes, table -> [String]? in
-      guard isASCII(UnsafeRawBufferPointer(bytes)) else { return nil }
-      var result = base
-      result.reserveCapacity(base.count + 4)
-      var pieceStart = start
-      let count = bytes.count
-      // A while loop: iterating a closed range here went through unspecialized generic code.
-      var index = start
-      while index <= count {
-        defer { index += 1 }
-        guard index == count || bytes[index] == UInt8(ascii: "/") else { continue }
-        let piece = UnsafeBufferPointer(rebasing: bytes[pieceStart..<index])
-        if piece.count <= Self.smallStringLimit {
-          // Held inside the `String` value itself, with no storage to share: making it costs
-          // less than looking it up.
-          result.append(String(decoding: piece, as: UTF8.self))
-        } else if let known = table.value(forBytes: UnsafeRawBufferPointer(piece)) {
-          result.append(table.key(at: known))
-        } else {
-          let name = String(decoding: piece, as: UTF8.self)
-          added.append(name)
-          result.append(name)
-        }
-        pieceStart = index + 1
-      }
-      return result
-    }
-    for name in added where componentNames.count < Self.maxComponentNames {
-      componentNames.insert(name, componentNames.count)
-    }
-    return split ?? IdentifierPath.components(of: path)
-  }
-
-  /// The components of each entry's path, by entry; empty when not made (a skipped record).
-  @exclusivity(unchecked) private var entryComponents: [[String]] = []
-  /// The components ``locate(_:decoder:entry:)`` made for the record it located.
-  @exclusivity(unchecked) private var locatedComponents: [String] = []
-
-  /// The longest component, in UTF-8 bytes, that a `String` holds without storage of its own.
-  private static let smallStringLimit = MemoryLayout<String>.size == 16 ? 15 : 10
-
-  /// The most distinct components kept by ``components(of:)``.
-  private static let maxComponentNames = 4096
-  @exclusivity(unchecked) private var componentNames = StringTable()
 
   // MARK: Decoding
 
@@ -457,16 +330,12 @@ final class RestorationPass: ReferenceResolving {
   /// app object's deinit is expected to run.
   func releaseTablesInBackground() {
     let tables = (
-      archive, states, coders, entryIndex, firstEntries, entryComponents, componentNames,
-      resolver, locatedIdentities, existing, mapped
+      archive, paths, states, coders, resolver, locatedIdentities, existing, mapped
     )
     archive = RestorationArchive()
     states = nil
     coders = []
-    entryIndex = StringTable()
-    firstEntries = []
-    entryComponents = []
-    componentNames = StringTable()
+    paths = ArchivedPaths([])
     resolver = IdentifierPathResolver()
     locatedIdentities = IdentityMap()
     existing = StringTable()
@@ -477,7 +346,7 @@ final class RestorationPass: ReferenceResolving {
   // MARK: ReferenceResolving
 
   func resolveReference(_ path: String) -> (any StateRestoring)? {
-    guard let index = entryIndex.inPlace({ $0.value(for: path) }), index < objects.count else {
+    guard let index = paths.inPlace({ $0.firstRecord(of: path, among: objects.count) }) else {
       return nil
     }
     return objects[index]
@@ -486,15 +355,16 @@ final class RestorationPass: ReferenceResolving {
   func resolveReference(record index: Int) -> (any StateRestoring)? {
     // The record's first entry, as its path finds it: a duplicate path resolves to the first
     // record with that path. Records not yet located resolve to nil, as their paths do.
-    guard index >= 0, index < firstEntries.count else { return nil }
-    let entry = firstEntries[index]
-    guard entry < objects.count else { return nil }
+    guard index >= 0, index < objects.count else { return nil }
+    let entry = paths.inPlace { $0.firstRecordOfPath[index] }
     return objects[entry]
   }
 
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?) {
     for path in paths {
-      guard let index = entryIndex.inPlace({ $0.value(for: path) }) else { continue }
+      guard
+        let index = self.paths.inPlace({ $0.firstRecord(of: path, among: entries.count) })
+      else { continue }
       if entries[index].status == .restored {
         entries[index].status = .truncated(reason)
       }
@@ -507,7 +377,9 @@ final class RestorationPass: ReferenceResolving {
   }
 
   func addNote(_ note: String, for path: String) {
-    guard let index = entryIndex.inPlace({ $0.value(for: path) }) else { return }
+    guard let index = paths.inPlace({ $0.firstRecord(of: path, among: entries.count) }) else {
+      return
+    }
     entries[index].notes.append(note)
     debug("\(path): \(note)")
   }

@@ -24,3 +24,29 @@ enum BackgroundRelease {
     func clear() { value = nil }
   }
 }
+
+/// A value made on a background queue while the calling thread does other work, and waited for
+/// when needed.
+final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
+  // Unchecked: `value` is written once by the queued block before it signals, and read only
+  // after `wait()` has taken that signal.
+  private var value: Value?
+  private let done = DispatchSemaphore(value: 0)
+
+  /// Starts making the value.
+  init(_ work: @escaping @Sendable () -> Value) {
+    DispatchQueue.global(qos: .userInitiated).async {
+      self.value = work()
+      self.done.signal()
+    }
+  }
+
+  /// Waits for the value and returns it; call it once.
+  func wait() -> Value {
+    done.wait()
+    // The queued block sets the value before the signal that `done.wait()` took; no input
+    // reaches this.
+    guard let value else { preconditionFailure("a background result was signalled unset") }
+    return value
+  }
+}
