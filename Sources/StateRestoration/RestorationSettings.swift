@@ -12,7 +12,8 @@ public struct RestorationSettings: Sendable, Hashable {
   /// Let preserves and restores use background queues.
   ///
   /// - A preserve: a large walk's records go into the archive while the walk goes on.
-  /// - A restore: a large archive's checksum is computed while its structure is checked.
+  /// - A restore: a large archive's checksum is computed, and its records' paths analysed,
+  ///   while its states are checked.
   /// - Both: the pass's memory is freed on a background queue.
   ///
   /// The archive's bytes, and what a restore accepts or rejects, are the same either way. App
