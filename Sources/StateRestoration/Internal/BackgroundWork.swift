@@ -41,12 +41,17 @@ final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
     }
   }
 
-  /// Waits for the value and returns it; call it once.
+  /// Waits for the value and hands it over; call it once.
+  ///
+  /// The value is moved out, not copied: a copy left here would keep the value's storage alive
+  /// until this object is freed, wherever that happens.
   func wait() -> Value {
     done.wait()
     // The queued block sets the value before the signal that `done.wait()` took; no input
     // reaches this.
-    guard let value else { preconditionFailure("a background result was signalled unset") }
+    guard let value = value.take() else {
+      preconditionFailure("a background result was signalled unset")
+    }
     return value
   }
 }
