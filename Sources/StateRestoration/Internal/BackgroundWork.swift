@@ -4,7 +4,7 @@ import Dispatch
 /// wait while tens of thousands of strings, arrays and coders are freed one by one.
 ///
 /// Only the engine's own values go there: an app object's last reference may be in a table,
-/// and its deinit must run on the thread the app expects, so passes drop those first.
+/// and its deinit must run on the thread the app expects, so passes keep those tables out.
 enum BackgroundRelease {
   /// Moves `value` to a background queue and frees it there.
   ///
