@@ -115,9 +115,24 @@ public final class StateDecoder {
   /// - Returns: The value, or nil when the key is absent or holds another type.
   @inlinable
   public func decode<T: StateValueConvertible>(_ type: T.Type, forKey key: String) -> T? {
-    // Inlinable so that the conversion is specialized in the app's code.
+    // Inlinable so that the conversion is specialized in the app's code, where this test folds
+    // away for every other type. Arrays of integers (selections, index paths) are the
+    // commonest arrays apps archive: read from the file, they skip a `StateValue` per element
+    // and the array of them.
+    if T.self == [Int].self, let integers = integerArray(forKey: key) {
+      return integers as? T
+    }
     guard let value = decodeValue(forKey: key) else { return nil }
     return T(stateValue: value)
+  }
+
+  /// The integers of an array read straight from the archive, when the decoder reads the file
+  /// and every element is an integer of up to 8 bytes; nil when ``decodeValue(forKey:)`` must
+  /// answer (an absent key, other values, a decoder of values given whole).
+  @usableFromInline
+  func integerArray(forKey key: String) -> [Int]? {
+    guard materialized == nil, let states else { return nil }
+    return states.integerArray(forKey: key, record: record)
   }
 
   /// Reads any `Decodable` value.

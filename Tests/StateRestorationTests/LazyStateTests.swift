@@ -242,6 +242,50 @@ import Testing
     #expect(structureBroken >= 5)
   }
 
+  /// Arrays of integers are read from the file straight into `[Int]`: every array must decode
+  /// as it does through its `StateValue`, whatever its elements (integers of every width,
+  /// negative ones, one too large for `Int`, other types mixed in, nested arrays), and so must
+  /// values that are not arrays and keys that are absent.
+  @Test func integerArraysDecodeAsThroughTheirStateValues() throws {
+    var archive = RestorationArchive()
+    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
+    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+    var state = KeyedValues()
+    state["widths"] = .array([
+      .integer(0), .integer(255), .integer(300), .integer(70_000), .integer(1 << 40),
+      .integer(Int64.max), .integer(-1), .integer(Int64.min),
+    ])
+    state["tooLarge"] = .array([.integer(1), .unsignedInteger(UInt64.max)])
+    state["unsigned"] = .array([.unsignedInteger(7), .unsignedInteger(UInt64(Int64.max))])
+    state["withReal"] = .array([.integer(1), .real(2)])
+    state["withBool"] = .array([.integer(1), .bool(true)])
+    state["withString"] = .array([.string("1")])
+    state["nested"] = .array([.array([.integer(1)])])
+    state["empty"] = .array([])
+    state["scalar"] = .integer(3)
+    state["text"] = .string("[1, 2]")
+    archive.records = [
+      RestorationArchive.Record(
+        identifierPath: "Probe", kind: .object, className: "IntegerArrayProbe", state: state)
+    ]
+    let store = InMemoryArchiveStore()
+    store.contents[.archive] = try archive.encoded()
+    let probe = IntegerArrayProbe()
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: [probe])
+    #expect(report.outcome == .restored)
+    let keys = state.keys + ["absent"]
+    #expect(probe.decoded.map(\.key) == keys)
+    for (key, typed, throughValue) in probe.decoded {
+      #expect(typed == throughValue, "\(key)")
+    }
+    // The cases are not all nil.
+    let widths: [Int] = [0, 255, 300, 70_000, 1 << 40, .max, -1, .min]
+    #expect(probe.decoded.first?.typed == widths)
+    #expect(probe.decoded.contains { $0.key == "unsigned" && $0.typed == [7, .max] })
+    #expect(probe.decoded.contains { $0.key == "empty" && $0.typed == [] })
+  }
+
   @Test func aBadValueInAStateDiscardsTheWholeArchiveBeforeAnyDecode() throws {
     // A record whose state references a record that does not exist: found by the check, before
     // any object is located or decoded.
@@ -340,4 +384,18 @@ private final class Probe: StateRestoring {
 
   func encodeRestorableState(with coder: StateCoder) throws { encode?(coder) }
   func decodeRestorableState(with coder: StateDecoder) throws { decode?(coder) }
+}
+
+/// Decodes each of its keys as `[Int]`, directly and through the key's `StateValue`.
+private final class IntegerArrayProbe: StateRestoring {
+  let restorationIdentifier: String? = "Probe"
+  private(set) var decoded: [(key: String, typed: [Int]?, throughValue: [Int]?)] = []
+
+  func decodeRestorableState(with coder: StateDecoder) throws {
+    for key in coder.allKeys + ["absent"] {
+      let typed = coder.decode([Int].self, forKey: key)
+      let throughValue = coder.decodeValue(forKey: key).flatMap { [Int](stateValue: $0) }
+      decoded.append((key, typed, throughValue))
+    }
+  }
 }

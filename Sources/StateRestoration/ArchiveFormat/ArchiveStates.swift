@@ -127,6 +127,14 @@ package final class ArchiveStates {
     }
   }
 
+  /// The integers of an array a record's state holds for a key, when every element is an
+  /// integer of up to 8 bytes; nil otherwise (absent, or another value), for
+  /// ``value(forKey:record:)`` to answer.
+  func integerArray(forKey key: String, record: Int) -> [Int]? {
+    guard let reference = valueReference(forKey: key, record: record) else { return nil }
+    return reader.inPlace { $0.integerArray(reference) }
+  }
+
   /// The record a key's reference names, when the key holds a reference.
   ///
   /// Decoders resolve references by record rather than by path: no path is hashed or retained.

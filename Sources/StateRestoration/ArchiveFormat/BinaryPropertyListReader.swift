@@ -724,6 +724,34 @@ struct BinaryPropertyListReader: InPlaceAccess {
     return .array(elements)
   }
 
+  /// An array whose elements are all integers of up to 8 bytes, as `Int`s; nil for any other
+  /// object, which the caller then reads as a ``StateValue``.
+  ///
+  /// For files checked whole: it spends no budget, as ``scalarValue(_:)`` spends none.
+  func integerArray(_ array: Int) -> [Int]? {
+    guard array >= 0, array < objectCount, bytes[offsets[array]] >> 4 == 0xA,
+      let (count, start) = try? containerSpan(array, isDictionary: false)
+    else { return nil }
+    var elements: [Int] = []
+    elements.reserveCapacity(count)
+    for index in 0..<count {
+      let element = reference(at: start, index)
+      guard element >= 0, element < objectCount else { return nil }
+      let offset = offsets[element]
+      let marker = bytes[offset]
+      guard marker >= 0x10, marker <= 0x13 else { return nil }
+      let width = 1 << Int(marker & 0x0F)
+      guard width <= offsetTableOffset - offset - 1 else { return nil }
+      let bits = Self.bigEndian(bytes, at: offset + 1, width: width)
+      // As `scalarValue` reads it (8-byte integers signed, narrower ones unsigned), then as
+      // `Int(stateValue:)` converts it.
+      let value = marker == 0x13 ? Int64(bitPattern: bits) : Int64(bits)
+      guard let exact = Int(exactly: value) else { return nil }
+      elements.append(exact)
+    }
+    return elements
+  }
+
   /// Checks a dictionary exactly as ``keyedValues(_:depth:uid:)`` reads it, without building
   /// its values.
   ///

@@ -179,14 +179,16 @@ final class PreservationPass: ReferenceEncoding {
   /// The walk's queue of objects is dropped here: it holds app objects.
   func releaseTablesInBackground() {
     queue = []
-    let tables = (records, pathOwners, resolver, enqueued, depths, positions)
-    records = []
-    pathOwners = StringTable()
-    resolver = IdentifierPathResolver()
-    enqueued = IdentityMap()
-    depths = []
-    positions = []
-    BackgroundRelease.release(tables)
+    // Taken out of the pass into the call's argument, with no copy left here: a copy released
+    // at the end of this scope would free the tables here whenever the queue dropped its own
+    // first.
+    BackgroundRelease.release(
+      (
+        exchange(&records, with: []), exchange(&pathOwners, with: StringTable()),
+        exchange(&resolver, with: IdentifierPathResolver()),
+        exchange(&enqueued, with: IdentityMap()), exchange(&depths, with: []),
+        exchange(&positions, with: [])
+      ))
   }
 
   /// The number of records.

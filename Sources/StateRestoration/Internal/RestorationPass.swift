@@ -329,18 +329,17 @@ final class RestorationPass: ReferenceResolving {
   /// the registry with the app's storyboards: the pass is freed on the calling thread, where an
   /// app object's deinit is expected to run.
   func releaseTablesInBackground() {
-    let tables = (
-      archive, paths, states, coders, resolver, locatedIdentities, existing, mapped
-    )
-    archive = RestorationArchive()
-    states = nil
-    coders = []
-    paths = ArchivedPaths([])
-    resolver = IdentifierPathResolver()
-    locatedIdentities = IdentityMap()
-    existing = StringTable()
-    mapped = IdentityMap()
-    BackgroundRelease.release(tables)
+    // Taken out of the pass into the call's argument, with no copy left here: a copy released
+    // at the end of this scope would free the tables here whenever the queue dropped its own
+    // first.
+    BackgroundRelease.release(
+      (
+        exchange(&archive, with: RestorationArchive()), exchange(&paths, with: ArchivedPaths([])),
+        exchange(&states, with: nil), exchange(&coders, with: []),
+        exchange(&resolver, with: IdentifierPathResolver()),
+        exchange(&locatedIdentities, with: IdentityMap()), exchange(&existing, with: StringTable()),
+        exchange(&mapped, with: IdentityMap())
+      ))
   }
 
   // MARK: ReferenceResolving
