@@ -66,11 +66,15 @@ public final class RestorationEngine {
   package var concurrentWriteThreshold: Int? =
     ProcessInfo.processInfo.activeProcessorCount > 1 ? 512 : nil
   /// Whether a restore computes a large archive's checksum, and analyses its records' paths,
-  /// on background queues while it checks the states, as
-  /// ``RestorationSettings/usesBackgroundQueues`` allows.
+  /// on background queues while it checks the states, and a preserve computes half of a large
+  /// archive's checksum on one, as ``RestorationSettings/usesBackgroundQueues`` allows.
   ///
-  /// Off on a single processor, where the queues would only take turns with the check.
-  package var readsConcurrently = ProcessInfo.processInfo.activeProcessorCount > 1
+  /// Off on a single processor, where the queues would only take turns with the calling thread.
+  package var offloadsToBackgroundQueues = ProcessInfo.processInfo.activeProcessorCount > 1
+  /// Whether this preserve or restore may checksum on a background queue.
+  private var checksumsConcurrently: Bool {
+    settings.usesBackgroundQueues && offloadsToBackgroundQueues
+  }
   /// The fewest records whose paths a restore analyses on a background queue: below it, handing
   /// the work over costs about as much as the work.
   static let concurrentPathAnalysisThreshold = 512
@@ -205,10 +209,12 @@ public final class RestorationEngine {
         bytes = try builder.finish(
           topLevel: topLevel,
           recordPath: { records.identifierPath(at: $0) },
-          resolve: { pass.archivePosition(ofPath: $0) })
+          resolve: { pass.archivePosition(ofPath: $0) },
+          checksummingConcurrently: checksumsConcurrently)
       } else {
         bytes = try ArchiveBuilder.archiveBytes(
-          topLevel: topLevel, records: &records, resolve: { pass.archivePosition(ofPath: $0) })
+          topLevel: topLevel, records: &records, resolve: { pass.archivePosition(ofPath: $0) },
+          checksummingConcurrently: checksumsConcurrently)
       }
       report.timings[.encodeArchive] = clock.now - start
       if settings.usesBackgroundQueues { pass.releaseTablesInBackground() }
@@ -368,7 +374,7 @@ public final class RestorationEngine {
     let decodeStart = clock.now
     let archive: RestorationArchive
     let states: ArchiveStates
-    let concurrent = settings.usesBackgroundQueues && readsConcurrently
+    let concurrent = checksumsConcurrently
     // The records' paths are analysed on a background queue while the states are checked.
     var readPaths: [String] = []
     var pendingPaths: BackgroundResult<ArchivedPaths>?

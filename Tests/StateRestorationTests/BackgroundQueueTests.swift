@@ -85,7 +85,7 @@ import Testing
       store.contents[.archive] = bytes
       let engine = makeEngine(store: store, delegate: TestDelegate())
       engine.settings.usesBackgroundQueues = concurrently
-      engine.readsConcurrently = concurrently
+      engine.offloadsToBackgroundQueues = concurrently
       let root = TestController("Root")
       for index in 0..<300 { root.addChild(TestController("Child\(index)")) }
       let report = engine.restoreApplicationState(roots: [root])

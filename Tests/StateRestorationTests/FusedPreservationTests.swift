@@ -109,6 +109,20 @@ import Testing
     #expect(engine.lastArchiveWrittenConcurrently)
   }
 
+  /// A preserve of an archive large enough to checksum on two threads writes the bytes of one
+  /// that checksums on one, and they read back.
+  @Test func aLargeArchiveChecksummedInTwoHalvesIsByteIdentical() throws {
+    let root = wideTree(4_000)
+    let concurrent = engine(TestDelegate(), concurrentWriteThreshold: 512)
+    concurrent.offloadsToBackgroundQueues = true
+    let bytes = try expectSameBytes(concurrent, roots: [root])
+    #expect(bytes.count >= RestorationArchive.concurrentChecksumThreshold + 1_000)
+    let sequential = engine(TestDelegate())
+    sequential.settings.usesBackgroundQueues = false
+    #expect(try #require(sequential.makeArchiveBytes(roots: [root]).bytes) == bytes)
+    #expect(try RestorationArchive(decoding: bytes).records.count == 4_001)
+  }
+
   /// A coder changed after its values went to the concurrent writer is archived with the change.
   ///
   /// The app keeps the coder and changes it from a later object's encode; the archive is then

@@ -712,16 +712,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
   ///
   /// For files checked whole: it spends no budget, as ``scalarValue(_:)`` spends none.
   func scalarArray(_ array: Int) -> StateValue? {
-    guard array >= 0, array < objectCount, bytes[offsets[array]] >> 4 == 0xA,
-      let (count, start) = try? containerSpan(array, isDictionary: false)
-    else { return nil }
-    var elements: [StateValue] = []
-    elements.reserveCapacity(count)
-    for index in 0..<count {
-      guard let element = scalarValue(reference(at: start, index)) else { return nil }
-      elements.append(element)
-    }
-    return .array(elements)
+    elements(of: array) { reader, element in reader.scalarValue(element) }.map { .array($0) }
   }
 
   /// An array whose elements are all integers of up to 8 bytes, as `Int`s; nil for any other
@@ -729,25 +720,35 @@ struct BinaryPropertyListReader: InPlaceAccess {
   ///
   /// For files checked whole: it spends no budget, as ``scalarValue(_:)`` spends none.
   func integerArray(_ array: Int) -> [Int]? {
+    elements(of: array) { reader, element in
+      guard element >= 0, element < reader.objectCount else { return nil }
+      let offset = reader.offsets[element]
+      let marker = reader.bytes[offset]
+      guard marker >= 0x10, marker <= 0x13 else { return nil }
+      let width = 1 << Int(marker & 0x0F)
+      guard width <= reader.offsetTableOffset - offset - 1 else { return nil }
+      let bits = Self.bigEndian(reader.bytes, at: offset + 1, width: width)
+      // As `scalarValue` reads it (8-byte integers signed, narrower ones unsigned), then as
+      // `Int(stateValue:)` converts it.
+      return Int(exactly: marker == 0x13 ? Int64(bitPattern: bits) : Int64(bits))
+    }
+  }
+
+  /// The elements of an array object, each read by `element`; nil when the object is not an
+  /// array or `element` returns nil for one.
+  @inline(__always)
+  private func elements<Element>(
+    of array: Int,
+    _ element: (borrowing BinaryPropertyListReader, Int) -> Element?
+  ) -> [Element]? {
     guard array >= 0, array < objectCount, bytes[offsets[array]] >> 4 == 0xA,
       let (count, start) = try? containerSpan(array, isDictionary: false)
     else { return nil }
-    var elements: [Int] = []
+    var elements: [Element] = []
     elements.reserveCapacity(count)
     for index in 0..<count {
-      let element = reference(at: start, index)
-      guard element >= 0, element < objectCount else { return nil }
-      let offset = offsets[element]
-      let marker = bytes[offset]
-      guard marker >= 0x10, marker <= 0x13 else { return nil }
-      let width = 1 << Int(marker & 0x0F)
-      guard width <= offsetTableOffset - offset - 1 else { return nil }
-      let bits = Self.bigEndian(bytes, at: offset + 1, width: width)
-      // As `scalarValue` reads it (8-byte integers signed, narrower ones unsigned), then as
-      // `Int(stateValue:)` converts it.
-      let value = marker == 0x13 ? Int64(bitPattern: bits) : Int64(bits)
-      guard let exact = Int(exactly: value) else { return nil }
-      elements.append(exact)
+      guard let value = element(self, reference(at: start, index)) else { return nil }
+      elements.append(value)
     }
     return elements
   }

@@ -382,7 +382,12 @@ struct BinaryPropertyListWriter {
   ///
   /// - Returns: The file's bytes; when a checksum placeholder was added, it holds the CRC-32 of
   ///   every byte after it.
-  func makeBytes(top: Int) -> [UInt8] {
+  ///
+  /// - Parameters:
+  ///   - top: The root object.
+  ///   - checksummingConcurrently: Compute the first half of a large file's CRC-32 on a
+  ///     background queue while the calling thread computes the second; the bytes are the same.
+  func makeBytes(top: Int, checksummingConcurrently: Bool = false) -> [UInt8] {
     precondition(uidValues.count == uidPaths.count, "references written before they were resolved")
     let referenceSize = Self.tableWidth(for: UInt64(max(objects.count - 1, 0)))
     let tableOffset = 8 + scalarBytes + references.count * referenceSize
@@ -418,7 +423,15 @@ struct BinaryPropertyListWriter {
     var result = bytes
     let covered = start + ArchiveChecksum.objectSize
     let crc = result.withUnsafeBytes { raw in
-      CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[covered...]))
+      let length = raw.count - covered
+      guard checksummingConcurrently, length >= RestorationArchive.concurrentChecksumThreshold
+      else { return CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[covered...])) }
+      let middle = covered + length / 2
+      let firstHalf = SharedBytes(UnsafeRawBufferPointer(rebasing: raw[covered..<middle]))
+      let first = BackgroundResult { CRC32.checksum(firstHalf.bytes) }
+      let second = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[middle...]))
+      // Waited for inside `withUnsafeBytes`, so the bytes outlive the queue's reading of them.
+      return CRC32.combine(first.wait(), second, secondLength: raw.count - middle)
     }
     result.withUnsafeMutableBufferPointer { buffer in
       for index in 0..<4 {
@@ -677,4 +690,12 @@ struct ByteWriter {
     }
     count += range.count * width
   }
+}
+
+/// Bytes read by a background queue while the thread that owns them waits for it.
+///
+/// Unchecked: the owner neither changes nor frees the bytes until the queue's result is in.
+struct SharedBytes: @unchecked Sendable {
+  let bytes: UnsafeRawBufferPointer
+  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 }
