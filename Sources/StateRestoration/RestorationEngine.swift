@@ -59,22 +59,17 @@ public final class RestorationEngine {
   /// many, since an app's tree changes little between two preserves.
   private var lastPreservedObjectCount = 0
   /// How many records a preserve's walk archives before a background queue starts writing them
-  /// into the archive while the walk goes on; nil writes them all after the walk, as does
-  /// ``RestorationSettings/usesBackgroundQueues`` set to false.
-  ///
-  /// Off on a single processor, where the queue would only take turns with the walk.
-  package var concurrentWriteThreshold: Int? =
-    ProcessInfo.processInfo.activeProcessorCount > 1 ? 512 : nil
-  /// Whether a restore computes a large archive's checksum, and analyses its records' paths,
-  /// on background queues while it checks the states, and a preserve computes half of a large
-  /// archive's checksum on one, as ``RestorationSettings/usesBackgroundQueues`` allows.
+  /// into the archive while the walk goes on (with ``offloadsToBackgroundQueues``); nil writes
+  /// them all after the walk.
+  package var concurrentWriteThreshold: Int? = 512
+  /// Whether preserves and restores hand work to background queues, as
+  /// ``RestorationSettings/usesBackgroundQueues`` allows: a preserve's records and half of its
+  /// checksum; a restore's checksum and path analysis.
   ///
   /// Off on a single processor, where the queues would only take turns with the calling thread.
   package var offloadsToBackgroundQueues = ProcessInfo.processInfo.activeProcessorCount > 1
-  /// Whether this preserve or restore may checksum on a background queue.
-  private var checksumsConcurrently: Bool {
-    settings.usesBackgroundQueues && offloadsToBackgroundQueues
-  }
+  /// Whether this preserve or restore hands work to background queues.
+  private var offloading: Bool { settings.usesBackgroundQueues && offloadsToBackgroundQueues }
   /// The fewest records whose paths a restore analyses on a background queue: below it, handing
   /// the work over costs about as much as the work.
   static let concurrentPathAnalysisThreshold = 512
@@ -210,11 +205,11 @@ public final class RestorationEngine {
           topLevel: topLevel,
           recordPath: { records.identifierPath(at: $0) },
           resolve: { pass.archivePosition(ofPath: $0) },
-          checksummingConcurrently: checksumsConcurrently)
+          checksummingConcurrently: offloading)
       } else {
         bytes = try ArchiveBuilder.archiveBytes(
           topLevel: topLevel, records: &records, resolve: { pass.archivePosition(ofPath: $0) },
-          checksummingConcurrently: checksumsConcurrently)
+          checksummingConcurrently: offloading)
       }
       report.timings[.encodeArchive] = clock.now - start
       if settings.usesBackgroundQueues { pass.releaseTablesInBackground() }
@@ -248,7 +243,7 @@ public final class RestorationEngine {
       registry: registry,
       classNames: classNames,
       expectedObjects: lastPreservedObjectCount,
-      concurrentWriteThreshold: writingConcurrently && settings.usesBackgroundQueues
+      concurrentWriteThreshold: writingConcurrently && offloading
         ? concurrentWriteThreshold ?? .max : .max
     ) { [weak self] in
       self?.warn($0)
@@ -374,15 +369,14 @@ public final class RestorationEngine {
     let decodeStart = clock.now
     let archive: RestorationArchive
     let states: ArchiveStates
-    let concurrent = checksumsConcurrently
     // The records' paths are analysed on a background queue while the states are checked.
     var readPaths: [String] = []
     var pendingPaths: BackgroundResult<ArchivedPaths>?
     do {
       (archive, states) = try RestorationArchive.readLazily(
-        bytes, limits: settings.limits, checksummingConcurrently: concurrent,
-        pathsRead: { paths in
-          guard concurrent, paths.count >= Self.concurrentPathAnalysisThreshold else {
+        bytes, limits: settings.limits, checksummingConcurrently: offloading,
+        pathsRead: { [offloading] paths in
+          guard offloading, paths.count >= Self.concurrentPathAnalysisThreshold else {
             readPaths = paths
             return
           }

@@ -19,6 +19,7 @@ import Testing
 
     let preserver = makeEngine(store: store, delegate: TestDelegate(), registry: registry)
     preserver.concurrentWriteThreshold = 1
+    preserver.offloadsToBackgroundQueues = true
     let report = preserver.preserveApplicationState(roots: [TransientList(token, count: count)])
     guard case .saved = report.outcome else {
       Issue.record("expected a saved archive, got \(report.outcome)")

@@ -16,6 +16,7 @@ import Testing
     let engine = makeEngine(store: store, delegate: delegate, registry: registry)
     engine.now = { Date(timeIntervalSinceReferenceDate: 700_000_000) }
     engine.concurrentWriteThreshold = concurrentWriteThreshold
+    if concurrentWriteThreshold != nil { engine.offloadsToBackgroundQueues = true }
     return engine
   }
 

@@ -67,7 +67,7 @@ package struct ArchivedPaths: InPlaceAccess {
   private mutating func nearestArchivedAncestor(of path: String) -> Int? {
     // Parent paths are prefixes of the path: look them up in the path's own bytes rather than
     // making a string per level.
-    var last = lastAncestor
+    let last = lastAncestor
     let found: (answer: Int??, last: (path: String, parentLength: Int, ancestor: Int?)?) =
       firstRecords.withUTF8(of: path) { bytes, table in
         guard isASCII(UnsafeRawBufferPointer(bytes)) else { return (.none, nil) }
@@ -96,8 +96,7 @@ package struct ArchivedPaths: InPlaceAccess {
         }
         return (.some(result), parentLength.map { (path, $0, result) })
       }
-    last = found.last
-    lastAncestor = last
+    lastAncestor = found.last
     if case .some(let index) = found.answer { return index }
     var current = IdentifierPath.parent(of: path)
     while let candidate = current {
@@ -119,8 +118,9 @@ package struct ArchivedPaths: InPlaceAccess {
   private mutating func components(of path: String, ancestor: Int?) -> [String] {
     var base: [String] = []
     var start = 0
-    if let ancestor, ancestor < components.count, !components[ancestor].isEmpty {
-      // The ancestor's path is a prefix of this one, up to a separator (how it was found).
+    if let ancestor {
+      // The ancestor's path is a prefix of this one, up to a separator (how it was found), and
+      // an earlier record: its components are made.
       let prefix = paths[ancestor].utf8.count
       if prefix < path.utf8.count {
         base = components[ancestor]
