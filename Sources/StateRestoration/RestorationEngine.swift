@@ -374,7 +374,7 @@ public final class RestorationEngine {
     var pendingPaths: BackgroundResult<ArchivedPaths>?
     do {
       (archive, states) = try RestorationArchive.readLazily(
-        bytes, limits: settings.limits, checksummingConcurrently: offloading,
+        bytes, limits: settings.limits, concurrently: offloading,
         pathsRead: { [offloading] paths in
           guard offloading, paths.count >= Self.concurrentPathAnalysisThreshold else {
             readPaths = paths

@@ -11,7 +11,7 @@ import Testing
 @Suite struct LazyStateTests {
   /// An archive with every kind of value: scalars, Unicode, data, dates, nested containers and
   /// references, under the engine's layout.
-  private func richArchive() throws -> [UInt8] {
+  func richArchive() throws -> [UInt8] {
     var archive = RestorationArchive()
     archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
     archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
@@ -58,9 +58,17 @@ import Testing
   }
 
   /// The lazy reader's answer, with every record's state read back whole.
-  private func lazy(_ bytes: [UInt8]) -> Result<RestorationArchive, RestorationError> {
+  ///
+  /// - Parameters:
+  ///   - bytes: The file's bytes.
+  ///   - concurrently: Check the file with a background queue's help, as restores do.
+  /// - Returns: The archive read, or the reader's error.
+  func lazy(
+    _ bytes: [UInt8], concurrently: Bool = false
+  ) -> Result<RestorationArchive, RestorationError> {
     do {
-      let (read, states) = try RestorationArchive.readLazily(bytes, limits: .default)
+      let (read, states) = try RestorationArchive.readLazily(
+        bytes, limits: .default, concurrently: concurrently)
       var archive = read
       for index in archive.records.indices {
         #expect(archive.records[index].state.isEmpty)
@@ -76,7 +84,7 @@ import Testing
   ///
   /// - Returns: The error, when both refused the file.
   @discardableResult
-  private func expectSameAnswer(
+  func expectSameAnswer(
     _ first: Result<RestorationArchive, RestorationError>,
     _ second: Result<RestorationArchive, RestorationError>,
     _ what: String,
@@ -183,21 +191,6 @@ import Testing
     #expect(rejected > 100)
   }
 
-  /// The lazy reader's answer with the checksum computed on a background queue.
-  private func concurrent(_ bytes: [UInt8]) -> Result<RestorationArchive, RestorationError> {
-    do {
-      let (read, states) = try RestorationArchive.readLazily(
-        bytes, limits: .default, checksummingConcurrently: true)
-      var archive = read
-      for index in archive.records.indices {
-        archive.records[index].state = states.values(record: index)
-      }
-      return .success(archive)
-    } catch {
-      return .failure(error)
-    }
-  }
-
   /// A large file's checksum computed while its structure is checked: the reader must refuse
   /// exactly the files it refuses with the checksum first, with the same error, whether the
   /// damage leaves the structure sound or not, and read the others identically.
@@ -215,7 +208,7 @@ import Testing
     }
     let bytes = try archive.encoded()
     #expect(bytes.count >= RestorationArchive.concurrentChecksumThreshold)
-    #expect(try concurrent(bytes).get() == lazy(bytes).get())
+    #expect(try lazy(bytes, concurrently: true).get() == lazy(bytes).get())
 
     var structureBroken = 0
     var torn = 0
@@ -227,11 +220,13 @@ import Testing
         // Torn: the stored checksum no longer matches. The trailer and the offsets are read
         // before the checksum, either way.
         let tornError = expectSameAnswer(
-          lazy(damaged), concurrent(damaged), "byte \(index) bit \(bit), torn")
+          lazy(damaged), lazy(damaged, concurrently: true), "byte \(index) bit \(bit), torn")
         if tornError?.code == .checksumMismatch { torn += 1 }
         // The same damage behind a valid checksum: the structure's check alone decides.
         refreshArchiveChecksum(&damaged)
-        if expectSameAnswer(lazy(damaged), concurrent(damaged), "byte \(index) bit \(bit)") != nil {
+        if expectSameAnswer(
+          lazy(damaged), lazy(damaged, concurrently: true), "byte \(index) bit \(bit)") != nil
+        {
           structureBroken += 1
         }
       }

@@ -33,6 +33,9 @@ package indirect enum CraftedValue: Sendable {
   case uid(UInt32)
   case array([CraftedValue])
   case dictionary([(String, CraftedValue)])
+  /// One object for every occurrence with the same name: a value shared across the file, as a
+  /// file that multiplies its containers' work shares them.
+  case shared(String, CraftedValue)
 }
 
 /// Writes crafted archives, byte by byte.
@@ -57,12 +60,19 @@ package enum CraftedArchive {
 
   private struct Writer {
     var objects: [[UInt8]] = []
+    /// The object of each shared value, by name.
+    var shared: [String: Int] = [:]
 
     /// Adds a value's objects and returns the value's object number; the root's `checksum`
     /// entry points at `checksumReference`.
     mutating func add(_ value: CraftedValue, checksumReference: Int? = nil) -> Int {
       var body: [UInt8]
       switch value {
+      case .shared(let name, let value):
+        if let known = shared[name] { return known }
+        let reference = add(value)
+        shared[name] = reference
+        return reference
       case .string(let text):
         let utf8 = Array(text.utf8)
         body = header(0x50, utf8.count) + utf8

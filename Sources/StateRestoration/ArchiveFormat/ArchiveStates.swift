@@ -41,11 +41,19 @@ package final class ArchiveStates {
   @exclusivity(unchecked) private var recentNames = [String](repeating: "", count: recentCount)
   private static let recentCount = 64
 
-  init(reader: BinaryPropertyListReader, paths: [String], spans: [Span], entries: CheckedEntries) {
+  /// Whether half of the states were checked on a background queue (see
+  /// ``RestorationArchive/readLazily(_:limits:concurrently:pathsRead:)``).
+  package let checkedConcurrently: Bool
+
+  init(
+    reader: BinaryPropertyListReader, paths: [String], spans: [Span], entries: CheckedEntries,
+    checkedConcurrently: Bool = false
+  ) {
     self.reader = reader
     self.paths = paths
     self.spans = spans
     self.entries = entries
+    self.checkedConcurrently = checkedConcurrently
     uid = { (index: Int) throws(RestorationError) -> String in
       guard index < paths.count else {
         throw BinaryPropertyListReader.recordReferenceError(index, recordCount: paths.count)
@@ -208,5 +216,12 @@ struct CheckedEntries {
   mutating func append(key: Int32, value: Int) {
     keys.append(key)
     values.append(value)
+  }
+
+  /// Appends another check's entries, whose key numbers are replaced by `numbers[key]`.
+  mutating func append(contentsOf other: CheckedEntries, renumbering numbers: [Int32]) {
+    keys.reserveCapacity(keys.count + other.count)
+    for key in other.keys { keys.append(numbers[Int(key)]) }
+    values.append(contentsOf: other.values)
   }
 }

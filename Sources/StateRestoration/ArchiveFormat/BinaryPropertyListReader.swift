@@ -84,7 +84,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
   private var keyNumbers: [Int32] = []
   private var numbersByName: [String: Int32] = [:]
   /// The names, by number.
-  private var keyNames: [String] = []
+  private(set) var keyNames: [String] = []
   /// The name numbers of the dictionary being checked (one buffer for all of them).
   var scratch: [Int32] = []
   /// Containers being decoded, to detect reference cycles.
@@ -863,6 +863,34 @@ struct BinaryPropertyListReader: InPlaceAccess {
     let value = Self.bigEndian(bytes, at: offset + 1, width: width)
     guard value <= UInt64(Int.max) else { return nil }
     return Int(value)
+  }
+
+  /// The numbers of names, numbering those not seen yet as ``keyNumber(_:)`` does: what merges
+  /// the key numbers of another reader of the same file into this one's.
+  ///
+  /// - Returns: This reader's number for each name, in the order given.
+  mutating func keyNumbers(ofNames names: [String]) -> [Int32] {
+    names.map { name in
+      if let existing = numbersByName[name] { return existing }
+      let number = Int32(truncatingIfNeeded: numbersByName.count)
+      numbersByName[name] = number
+      keyNames.append(name)
+      return number
+    }
+  }
+
+  /// How much of the value budget is left.
+  var remainingBudget: Int { valueBudget }
+
+  /// Spends `amount` of the value budget, as another reader of the same file spent it; false,
+  /// spending nothing, when less is left.
+  ///
+  /// The budget runs out exactly when a reader that checked all of the file alone would have
+  /// run out: it spends one unit at a time, and fails when none is left.
+  mutating func spendBudget(_ amount: Int) -> Bool {
+    guard amount <= valueBudget else { return false }
+    valueBudget -= amount
+    return true
   }
 
   /// Lifts the value budget once the whole file has been checked.

@@ -88,9 +88,11 @@ extension RestorationArchive {
   /// - Parameters:
   ///   - bytes: The file's bytes.
   ///   - limits: Limits on the input.
-  ///   - checksummingConcurrently: Compute the CRC-32 of a large file on a background queue
-  ///     while the structure is checked. The outcome is the same: a checksum mismatch is thrown
-  ///     whatever the structure's check found, and nothing is returned before the checksum
+  ///   - concurrently: Use a background queue for part of the work on a large file: the CRC-32
+  ///     is computed while the structure is checked, and the later half of the records' states
+  ///     is checked while this thread checks the rest. The outcome is the same as on one thread:
+  ///     a checksum mismatch is thrown whatever the structure's check found, any other error is
+  ///     the one a check on one thread finds first, and nothing is returned before the checksum
   ///     matched.
   ///   - pathsRead: Called with the records' paths once they are read, before the states are
   ///     checked: work that needs only the paths can start while the rest is checked. The file
@@ -100,12 +102,11 @@ extension RestorationArchive {
   package static func readLazily(
     _ bytes: [UInt8],
     limits: ArchiveLimits,
-    checksummingConcurrently: Bool = false,
+    concurrently: Bool = false,
     pathsRead: (([String]) -> Void)? = nil
   ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates) {
     let (archive, states) = try read(
-      bytes, limits: limits, lazily: true, checksummingConcurrently: checksummingConcurrently,
-      pathsRead: pathsRead)
+      bytes, limits: limits, lazily: true, concurrently: concurrently, pathsRead: pathsRead)
     // A lazy read always makes the states; the optional is only for the eager one.
     guard let states else {
       throw RestorationError(.malformed, "the archive's states could not be read")
@@ -121,19 +122,21 @@ extension RestorationArchive {
     _ bytes: [UInt8],
     limits: ArchiveLimits,
     lazily: Bool,
-    checksummingConcurrently: Bool = false,
+    concurrently: Bool = false,
     pathsRead: (([String]) -> Void)? = nil
   ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates?) {
     let reader = try BinaryPropertyListReader(bytes: bytes, limits: limits)
     let stored = try storedChecksum(bytes)
-    guard checksummingConcurrently, bytes.count >= concurrentChecksumThreshold else {
+    guard concurrently, bytes.count >= concurrentChecksumThreshold else {
       try verifyChecksum(stored: stored, computed: checksum(of: bytes))
-      return try readChecksummed(reader, lazily: lazily, pathsRead: pathsRead)
+      return try readChecksummed(
+        reader, lazily: lazily, concurrently: concurrently, pathsRead: pathsRead)
     }
     let pending = BackgroundResult { checksum(of: bytes) }
     let result: (archive: RestorationArchive, states: ArchiveStates?)
     do {
-      result = try readChecksummed(reader, lazily: lazily, pathsRead: pathsRead)
+      result = try readChecksummed(
+        reader, lazily: lazily, concurrently: concurrently, pathsRead: pathsRead)
     } catch {
       // A torn file fails as torn, whatever its structure's check ran into first.
       try verifyChecksum(stored: stored, computed: pending.wait())
@@ -147,6 +150,7 @@ extension RestorationArchive {
   private static func readChecksummed(
     _ reader: consuming BinaryPropertyListReader,
     lazily: Bool,
+    concurrently: Bool,
     pathsRead: (([String]) -> Void)?
   ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates?) {
     var archive = RestorationArchive()
@@ -219,15 +223,133 @@ extension RestorationArchive {
       )
     }
 
-    archive.records.reserveCapacity(recordFields.count)
-    var stateSpans: [ArchiveStates.Span] = []
-    var stateEntries = CheckedEntries()
+    guard lazily else {
+      let read = try readRecords(recordFields, paths: paths, uid: uid, lazily: false, &reader)
+      archive.records = read.records
+      return (archive, nil)
+    }
+    // A large archive's later states are checked on a background queue while this thread
+    // checks the rest. Whenever either half fails, or the halves together spend more than the
+    // file's budget, the records are read again on this thread: a refused file is refused with
+    // exactly the error one thread finds first.
+    var checkedConcurrently = false
+    var read: RecordsRead
+    if concurrently, recordFields.count >= concurrentStateCheckThreshold,
+      let halves = readRecordsInHalves(recordFields, paths: paths, uid: uid, reader)
+    {
+      (read, reader) = halves
+      checkedConcurrently = true
+    } else {
+      read = try readRecords(recordFields, paths: paths, uid: uid, lazily: true, &reader)
+    }
+    archive.records = read.records
+    reader.endBudget()
+    return (
+      archive,
+      ArchiveStates(
+        reader: reader, paths: paths, spans: read.spans, entries: read.entries,
+        checkedConcurrently: checkedConcurrently)
+    )
+  }
+
+  /// The smallest number of records whose states are worth checking in two halves, one on a
+  /// background queue.
+  package static let concurrentStateCheckThreshold = 512
+
+  /// The records of an archive, with the states' spans and entries of a lazy read.
+  private struct RecordsRead {
+    var records: [Record] = []
+    var spans: [ArchiveStates.Span] = []
+    var entries = CheckedEntries()
+  }
+
+  /// The states of a run of records, checked by a reader of their own.
+  private struct CheckedStates: Sendable {
+    /// The spans, from the first entry of `entries`.
+    var spans: [ArchiveStates.Span] = []
+    var entries = CheckedEntries()
+    /// The key names, by the key numbers in `entries`.
+    var keyNames: [String] = []
+    /// How much of the value budget the check spent.
+    var spentBudget = 0
+  }
+
+  /// Reads the records on this thread, checking the later half's states on a background queue,
+  /// and merges the two; nil when either half failed or the halves overspent the budget.
+  ///
+  /// - Returns: The records, and the reader that checked the first half, with the key names of
+  ///   both and the budget of both spent.
+  private static func readRecordsInHalves(
+    _ recordFields: [RecordFields],
+    paths: [String],
+    uid: @escaping (Int) throws(RestorationError) -> String,
+    _ reader: BinaryPropertyListReader
+  ) -> (RecordsRead, BinaryPropertyListReader)? {
+    let split = recordFields.count / 2
+    let laterFields = Array(recordFields[split...])
+    let recordCount = paths.count
+    let pending = BackgroundResult { [reader] () -> CheckedStates? in
+      var reader = reader
+      let budget = reader.remainingBudget
+      var checked = CheckedStates()
+      checked.spans.reserveCapacity(laterFields.count)
+      // The calling thread checks that every record's state is a dictionary.
+      for fields in laterFields {
+        guard
+          let span = try? checkState(
+            fields[.state], recordCount: recordCount, into: &checked.entries, &reader)
+        else { return nil }
+        checked.spans.append(span)
+      }
+      checked.keyNames = reader.keyNames
+      checked.spentBudget = budget - reader.remainingBudget
+      return checked
+    }
+    var reader = reader
+    // A failure of this half is the caller's to find again, on one thread.
+    guard
+      var read = try? readRecords(
+        recordFields, paths: paths, uid: uid, lazily: true, statesBefore: split, &reader),
+      let later = pending.wait(),
+      reader.spendBudget(later.spentBudget)
+    else { return nil }
+    let numbers = reader.keyNumbers(ofNames: later.keyNames)
+    let first = read.entries.count
+    read.entries.append(contentsOf: later.entries, renumbering: numbers)
+    for span in later.spans {
+      read.spans.append(ArchiveStates.Span(count: span.count, first: first + span.first))
+    }
+    return (read, reader)
+  }
+
+  /// Reads every record's fields after the paths, and checks (lazily) or reads its state.
+  ///
+  /// - Parameters:
+  ///   - recordFields: The records' fields.
+  ///   - paths: The records' paths.
+  ///   - uid: Maps a UID to the path of the record it names, for an eager read.
+  ///   - lazily: Check the states instead of reading them.
+  ///   - statesBefore: A lazy read checks the states of the records before this index only;
+  ///     the others are left to the caller.
+  ///   - reader: The file's reader.
+  /// - Returns: The records, with the states' spans and entries of a lazy read.
+  /// - Throws: The first error in the records, in file order.
+  private static func readRecords(
+    _ recordFields: [RecordFields],
+    paths: [String],
+    uid: @escaping (Int) throws(RestorationError) -> String,
+    lazily: Bool,
+    statesBefore: Int = .max,
+    _ reader: inout BinaryPropertyListReader
+  ) throws(RestorationError) -> RecordsRead {
+    var read = RecordsRead()
+    read.records.reserveCapacity(recordFields.count)
     if lazily {
-      stateSpans.reserveCapacity(recordFields.count)
+      read.spans.reserveCapacity(recordFields.count)
       // About as many entries per state as apps write keys: one allocation instead of a dozen.
       // Capped by the object count, so records sharing one state object reserve no more than
       // the file's size allows.
-      stateEntries.reserveCapacity(min(recordFields.count * 8, reader.objectCount))
+      read.entries.reserveCapacity(min(recordFields.count * 8, reader.objectCount))
     }
     // Kind strings are shared by every record that has the kind: parse each object once.
     var kinds: [(reference: Int, kind: RestorationKind)] = []
@@ -280,26 +402,26 @@ extension RestorationArchive {
         }
       }
       var state = KeyedValues()
-      var span = ArchiveStates.Span(count: 0, first: stateEntries.count)
-      if let reference = fields[.state] {
-        guard try reader.type(of: reference) == .dictionary else {
-          throw Self.fieldError(ArchiveField.state, "a dictionary", record: index, paths[index])
-        }
-        do {
-          if lazily {
-            span.count = try reader.checkKeyedValues(
-              reference, depth: 2, recordCount: paths.count, into: &stateEntries)
-          } else {
-            state = try reader.keyedValues(reference, depth: 2, uid: uid)
-          }
-        } catch {
-          var located = error
-          located.identifierPath = paths[index]
-          throw located
-        }
+      let stateReference = fields[.state]
+      if let stateReference, try reader.type(of: stateReference) != .dictionary {
+        throw Self.fieldError(ArchiveField.state, "a dictionary", record: index, paths[index])
       }
-      if lazily { stateSpans.append(span) }
-      archive.records.append(
+      do {
+        if !lazily {
+          if let stateReference {
+            state = try reader.keyedValues(stateReference, depth: 2, uid: uid)
+          }
+        } else if index < statesBefore {
+          read.spans.append(
+            try checkState(
+              stateReference, recordCount: paths.count, into: &read.entries, &reader))
+        }
+      } catch {
+        var located = error
+        located.identifierPath = paths[index]
+        throw located
+      }
+      read.records.append(
         Record(
           identifierPath: paths[index],
           kind: kind,
@@ -313,12 +435,24 @@ extension RestorationArchive {
         )
       )
     }
-    guard lazily else { return (archive, nil) }
-    reader.endBudget()
-    return (
-      archive,
-      ArchiveStates(reader: reader, paths: paths, spans: stateSpans, entries: stateEntries)
-    )
+    return read
+  }
+
+  /// Checks a record's state dictionary, if it has one, appending its entries.
+  ///
+  /// - Returns: Where the state's entries lie in `entries`.
+  private static func checkState(
+    _ reference: Int?,
+    recordCount: Int,
+    into entries: inout CheckedEntries,
+    _ reader: inout BinaryPropertyListReader
+  ) throws(RestorationError) -> ArchiveStates.Span {
+    var span = ArchiveStates.Span(count: 0, first: entries.count)
+    if let reference {
+      span.count = try reader.checkKeyedValues(
+        reference, depth: 2, recordCount: recordCount, into: &entries)
+    }
+    return span
   }
 
   /// The CRC-32 stored at byte 8.

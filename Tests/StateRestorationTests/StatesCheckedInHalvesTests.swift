@@ -1,0 +1,172 @@
+import Foundation
+import StateRestoration
+import TestSupport
+import Testing
+
+/// A large archive's later states are checked on a background queue while the calling thread
+/// checks the rest: a file must be accepted or refused as one thread accepts or refuses it,
+/// with the same error and the same values.
+extension LazyStateTests {
+  /// An archive of `count` records whose states hold every kind of value; some key names appear
+  /// only in the first third of the records, some only in the last.
+  func archiveForHalves(records count: Int = 1_200) throws -> [UInt8] {
+    var archive = try RestorationArchive(decoding: richArchive())
+    let itemPath = { (index: Int) in "Root/:[0]:/Child/Item\(index)" }
+    for index in 0..<(count - archive.records.count) {
+      var state = KeyedValues()
+      state["index"] = .integer(Int64(index))
+      state["label"] = .string(index.isMultiple(of: 3) ? "Item ☃ \(index)" : "Item \(index)")
+      state["values"] = .array([
+        .integer(Int64(index)), .real(Double(index) / 4), .bool(index.isMultiple(of: 2)),
+      ])
+      state["nested"] = .dictionary(["a": .integer(Int64(index)), "b": .array([.string("x")])])
+      state["parent"] = .reference("Root")
+      if index > 0 { state["previous"] = .reference(itemPath(index - 1)) }
+      if index < count / 3 {
+        state["early\(index % 5)"] = .integer(1)
+      } else if index > count * 2 / 3 {
+        state["late\(index % 5)"] = .string("late")
+      }
+      archive.records.append(
+        RestorationArchive.Record(
+          identifierPath: itemPath(index), kind: .object, className: "Item", state: state))
+    }
+    return try archive.encoded()
+  }
+
+  /// A crafted archive of `count` records, each with the state `state` gives it.
+  func craftedArchive(
+    records count: Int, state: (Int) -> [(String, CraftedValue)]
+  ) -> [UInt8] {
+    let records = (0..<count).map { index -> CraftedValue in
+      .dictionary([
+        ("path", .string(craftedPath(index))), ("kind", .string("object")),
+        ("class", .string("Item")), ("state", .dictionary(state(index))),
+      ])
+    }
+    return CraftedArchive.bytes([
+      ("format", .string("StateRestorationArchive")),
+      (
+        "topLevel",
+        .dictionary([
+          (RestorationArchive.Key.majorVersion, .integer(1)),
+          (RestorationArchive.Key.minorVersion, .integer(0)),
+        ])
+      ),
+      ("objects", .array(records)),
+    ])
+  }
+
+  func craftedPath(_ index: Int) -> String { "Root/:[\(index)]:/Item" }
+
+  /// Whether a lazy read of `bytes` checked half of the states on a background queue.
+  func checkedInHalves(_ bytes: [UInt8]) throws -> Bool {
+    try RestorationArchive.readLazily(bytes, limits: .default, concurrently: true).states
+      .checkedConcurrently
+  }
+
+  @Test func statesCheckedInHalvesReadAsOnOneThread() throws {
+    let bytes = try archiveForHalves()
+    // The values, key names and key order of every record, whatever half checked its state.
+    #expect(try lazy(bytes, concurrently: true).get() == lazy(bytes).get())
+    #expect(try checkedInHalves(bytes))
+    let alone = try RestorationArchive.readLazily(bytes, limits: .default).states
+    #expect(!alone.checkedConcurrently)
+    // Below the threshold, one thread checks every state.
+    let small = try archiveForHalves(
+      records: RestorationArchive.concurrentStateCheckThreshold - 1)
+    #expect(try lazy(small, concurrently: true).get() == lazy(small).get())
+    #expect(try !checkedInHalves(small))
+    let large = try archiveForHalves(records: RestorationArchive.concurrentStateCheckThreshold)
+    #expect(try checkedInHalves(large))
+  }
+
+  /// Damage behind a valid checksum, all over a large file: each half's check must refuse what
+  /// one thread refuses, with the same error, and read the rest identically.
+  @Test func damageInEitherHalfIsRefusedAsOnOneThread() throws {
+    let bytes = try archiveForHalves()
+    let archive = try lazy(bytes).get()
+    let laterPaths = Set(
+      archive.records[(archive.records.count / 2)...].map(\.identifierPath))
+    var refusedInFirstHalf = 0
+    var refusedInLaterHalf = 0
+    for (step, index) in stride(from: 13, to: bytes.count, by: bytes.count / 150).enumerated() {
+      var damaged = bytes
+      damaged[index] ^= step % 2 == 0 ? 0x02 : 0x40
+      refreshArchiveChecksum(&damaged)
+      let error = expectSameAnswer(
+        lazy(damaged), lazy(damaged, concurrently: true), "byte \(index)")
+      guard let path = error?.identifierPath else { continue }
+      if laterPaths.contains(path) {
+        refusedInLaterHalf += 1
+      } else {
+        refusedInFirstHalf += 1
+      }
+    }
+    // The damage reached the states of both halves.
+    #expect(refusedInFirstHalf >= 5)
+    #expect(refusedInLaterHalf >= 5)
+  }
+
+  /// When both halves hold an error, the one earlier in the file is reported, as one thread
+  /// finds it first; when only the later half holds one, that one is.
+  @Test func theFirstErrorInFileOrderIsReportedWhicheverHalfFindsIt() throws {
+    let count = 1_000
+    let badReference = 20
+    let repeatedKey = 900
+    for bad in [[], [badReference], [repeatedKey], [badReference, repeatedKey]] as [Set<Int>] {
+      let bytes = craftedArchive(records: count) { index in
+        switch index {
+        case badReference where bad.contains(index):
+          [("value", .integer(1)), ("next", .uid(UInt32(count + 5)))]
+        case repeatedKey where bad.contains(index):
+          [("value", .integer(1)), ("value", .integer(2))]
+        default:
+          [("value", .integer(Int64(index))), ("next", .uid(UInt32((index + 1) % count)))]
+        }
+      }
+      let concurrent = lazy(bytes, concurrently: true)
+      let error = expectSameAnswer(lazy(bytes), concurrent, "errors in records \(bad.sorted())")
+      if bad.isEmpty {
+        #expect(try checkedInHalves(bytes))
+        #expect(try concurrent.get().records[7].state["value"] == .integer(7))
+      } else if bad.contains(badReference) {
+        #expect(error?.identifierPath == craftedPath(badReference))
+        #expect(error?.message.contains("reference to object record \(count + 5)") == true)
+      } else {
+        #expect(error?.identifierPath == craftedPath(repeatedKey))
+        #expect(error?.message.contains("repeats the key 'value'") == true)
+      }
+    }
+  }
+
+  /// States that share one container spend the value budget once per reference: two halves
+  /// that each stay within it but together overspend it are refused as one thread refuses them.
+  @Test func halvesThatTogetherOverspendTheBudgetAreRefusedAsOnOneThread() throws {
+    func archive(sharing elements: Int) -> [UInt8] {
+      craftedArchive(records: 600) { _ in
+        [("list", .shared("list", .array((0..<elements).map { .integer(Int64($0)) })))]
+      }
+    }
+    func overspent(_ bytes: [UInt8]) -> Bool {
+      guard case .failure(let error) = lazy(bytes) else { return false }
+      return error.code == .limitExceeded
+    }
+    // The shortest shared list that overspends the budget on one thread.
+    var (within, over) = (1, 4_096)
+    try #require(!overspent(archive(sharing: within)))
+    try #require(overspent(archive(sharing: over)))
+    while over - within > 1 {
+      let middle = (within + over) / 2
+      if overspent(archive(sharing: middle)) { over = middle } else { within = middle }
+    }
+    // Each half spends about half of what one thread spends, well within the budget.
+    let overspending = archive(sharing: over)
+    let error = expectSameAnswer(
+      lazy(overspending), lazy(overspending, concurrently: true), "\(over) elements")
+    #expect(error?.code == .limitExceeded)
+    let spending = archive(sharing: within)
+    expectSameAnswer(lazy(spending), lazy(spending, concurrently: true), "\(within) elements")
+    #expect(try checkedInHalves(spending))
+  }
+}
