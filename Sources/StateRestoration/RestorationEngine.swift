@@ -205,11 +205,11 @@ public final class RestorationEngine {
           topLevel: topLevel,
           recordPath: { records.identifierPath(at: $0) },
           resolve: { pass.archivePosition(ofPath: $0) },
-          checksummingConcurrently: offloading)
+          concurrently: offloading)
       } else {
         bytes = try ArchiveBuilder.archiveBytes(
           topLevel: topLevel, records: &records, resolve: { pass.archivePosition(ofPath: $0) },
-          checksummingConcurrently: offloading)
+          concurrently: offloading)
       }
       report.timings[.encodeArchive] = clock.now - start
       if settings.usesBackgroundQueues { pass.releaseTablesInBackground() }

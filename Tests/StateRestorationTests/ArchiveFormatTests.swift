@@ -23,6 +23,50 @@ import Testing
     return (archive, try archive.encoded())
   }
 
+  /// A file large enough to be written in two halves, one on a background queue, holds the
+  /// bytes of one written on one thread, whatever the objects at the split: every kind of
+  /// value, of every size, with headers short and long.
+  @Test func largeArchivesWrittenInTwoHalvesAreByteIdentical() throws {
+    let path = { (index: Int) in "Root/:[\(index)]:/Item\(index)" }
+    for count in [1_500, 1_501, 1_503, 1_507] {
+      var archive = RestorationArchive()
+      archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
+      archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+      archive.records = [
+        RestorationArchive.Record(identifierPath: "Root", kind: .viewController, className: "R")
+      ]
+      for index in 0..<count {
+        var state = KeyedValues()
+        // Unique values, so that the objects of every kind spread across the file.
+        state["flag"] = .bool(index.isMultiple(of: 2))
+        state["small"] = .integer(Int64(index % 200))
+        state["wide"] = .integer(Int64(index) << (8 * (index % 8)))
+        state["negative"] = .integer(-Int64(index))
+        state["huge"] = .unsignedInteger(UInt64.max - UInt64(index))
+        state["single"] = .real(Double(index) + 0.5)
+        state["double"] = .real(Double(index) / 3)
+        state["when"] = .date(Date(timeIntervalSinceReferenceDate: Double(index)))
+        state["blob"] = .data(Data(repeating: UInt8(index % 256), count: index % 20))
+        state["ascii"] = .string(String(repeating: "a", count: index % 20) + "\(index)")
+        state["unicode"] = .string("☃ \(index) " + String(repeating: "é", count: index % 18))
+        state["list"] = .array((0..<(index % 17)).map { .integer(Int64($0 + index)) })
+        state["map"] = .dictionary(
+          Dictionary(uniqueKeysWithValues: (0..<(index % 16)).map { ("k\($0)", .integer(1)) }))
+        state["parent"] = .reference("Root")
+        if index > 0 { state["previous"] = .reference(path(index - 1)) }
+        archive.records.append(
+          RestorationArchive.Record(
+            identifierPath: path(index), kind: .object, className: "Item", state: state))
+      }
+      let bytes = try archive.encoded()
+      #expect(bytes.count >= RestorationArchive.concurrentChecksumThreshold, "\(count)")
+      #expect(
+        try archive.encoded(allowingDuplicatePaths: false, concurrently: true) == bytes,
+        "\(count) records")
+      #expect(try RestorationArchive(decoding: bytes) == archive)
+    }
+  }
+
   @Test func archiveRoundTripsThroughItsBinaryForm() throws {
     let (archive, bytes) = try demoArchive()
     let decoded = try RestorationArchive(decoding: bytes)

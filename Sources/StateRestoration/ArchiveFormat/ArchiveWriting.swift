@@ -238,8 +238,8 @@ struct ArchiveBuilder {
   ///   - topLevel: The top-level values.
   ///   - recordPath: The identifier path of the record at an archive position, to locate errors.
   ///   - resolve: The archive position of the record with a path, or nil when none has it.
-  ///   - checksummingConcurrently: Compute half of a large file's CRC-32 on a background
-  ///     queue (``BinaryPropertyListWriter/makeBytes(top:checksummingConcurrently:)``).
+  ///   - concurrently: Write half of a large file, and compute its CRC-32, on a background
+  ///     queue (``BinaryPropertyListWriter/makeBytes(top:concurrently:)``).
   /// - Returns: The file's bytes.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) for a reference
   ///   to a path without record.
@@ -247,7 +247,7 @@ struct ArchiveBuilder {
     topLevel: KeyedValues,
     recordPath: (Int) -> String,
     resolve: (String) -> Int?,
-    checksummingConcurrently: Bool = false
+    concurrently: Bool = false
   ) throws(RestorationError) -> [UInt8] {
     let topLevelReference = writer.addDictionary(topLevel)
     if let (path, referrer) = writer.resolveReferences(resolve) {
@@ -268,7 +268,7 @@ struct ArchiveBuilder {
       checksum, writer.add(string: ArchiveField.formatName), topLevelReference, objects,
     ]
     let root = writer.addDictionary(keys: rootKeys, values: rootValues)
-    return writer.makeBytes(top: root, checksummingConcurrently: checksummingConcurrently)
+    return writer.makeBytes(top: root, concurrently: concurrently)
   }
 
   /// Writes a whole archive: every record of `records` in order, then the top level.
@@ -276,12 +276,12 @@ struct ArchiveBuilder {
     topLevel: KeyedValues,
     records: inout Records,
     resolve: (String) -> Int?,
-    checksummingConcurrently: Bool = false
+    concurrently: Bool = false
   ) throws(RestorationError) -> [UInt8] {
     var builder = ArchiveBuilder(estimatedRecordCount: records.count)
     for index in 0..<records.count { builder.addRecord(at: index, of: &records) }
     return try builder.finish(
       topLevel: topLevel, recordPath: { records.identifierPath(at: $0) }, resolve: resolve,
-      checksummingConcurrently: checksummingConcurrently)
+      concurrently: concurrently)
   }
 }

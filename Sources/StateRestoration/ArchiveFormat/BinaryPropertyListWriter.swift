@@ -380,65 +380,171 @@ struct BinaryPropertyListWriter {
 
   /// Writes the property list with `top` as its root object.
   ///
-  /// - Returns: The file's bytes; when a checksum placeholder was added, it holds the CRC-32 of
-  ///   every byte after it.
-  ///
   /// - Parameters:
   ///   - top: The root object.
-  ///   - checksummingConcurrently: Compute the first half of a large file's CRC-32 on a
-  ///     background queue while the calling thread computes the second; the bytes are the same.
-  func makeBytes(top: Int, checksummingConcurrently: Bool = false) -> [UInt8] {
+  ///   - concurrently: For a large file, write the later half of the objects, and compute
+  ///     their CRC-32, on a background queue while the calling thread does the first half; the
+  ///     bytes are the same.
+  /// - Returns: The file's bytes; when a checksum placeholder was added, it holds the CRC-32 of
+  ///   every byte after it.
+  func makeBytes(top: Int, concurrently: Bool = false) -> [UInt8] {
     precondition(uidValues.count == uidPaths.count, "references written before they were resolved")
     let referenceSize = Self.tableWidth(for: UInt64(max(objects.count - 1, 0)))
     let tableOffset = 8 + scalarBytes + references.count * referenceSize
-    let offsetSize = Self.tableWidth(for: UInt64(tableOffset))
-    let total = tableOffset + objects.count * offsetSize + 32
+    let layout = Layout(
+      referenceSize: referenceSize, tableOffset: tableOffset,
+      offsetSize: Self.tableWidth(for: UInt64(tableOffset)))
+    let total = tableOffset + objects.count * layout.offsetSize + 32
+    // The later half goes to a background queue only when the checksum object, if any, is in
+    // the first: archives add it first, so that it lands at byte 8.
+    let halves =
+      concurrently && total >= RestorationArchive.concurrentChecksumThreshold
+      && objects.count >= 2 && (checksumReference ?? 0) < objects.count / 2
     var checksumStart: Int?
+    var crc: UInt32 = 0
     let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
       var out = ByteWriter(buffer)
       out.append(contentsOf: "bplist00")
-      var table = tableOffset
-      for index in objects.indices {
-        let offset = out.count
-        if index == checksumReference { checksumStart = offset }
-        out.putBigEndian(UInt64(offset), width: offsetSize, at: table)
-        table += offsetSize
-        write(objects[index], to: &out, referenceSize: referenceSize)
+      let split = halves ? objects.count / 2 : objects.count
+      var later: BackgroundResult<LaterHalf>?
+      if halves {
+        let writer = self
+        let shared = SharedMutableBytes(buffer)
+        later = BackgroundResult {
+          writer.writeLaterHalf(from: split, layout: layout, into: shared.bytes)
+        }
       }
-      // Each object's size was counted when it was added; the offset table must start exactly
-      // where the objects end, or the sizes and the writes disagree.
-      precondition(out.count == tableOffset, "binary property list size miscounted")
-      out.skip(objects.count * offsetSize)
+      checksumStart = writeObjects(0..<split, to: &out, layout: layout)
+      let splitOffset = out.count
+      out.skip(tableOffset - splitOffset)
+      out.skip(objects.count * layout.offsetSize)
       // Trailer: 5 unused bytes, sort version, offset width, reference width, counts and offsets.
       for _ in 0..<6 { out.append(0) }
-      out.append(UInt8(offsetSize))
+      out.append(UInt8(layout.offsetSize))
       out.append(UInt8(referenceSize))
       out.appendBigEndian(UInt64(objects.count), width: 8)
       out.appendBigEndian(UInt64(top), width: 8)
       out.appendBigEndian(UInt64(tableOffset), width: 8)
       precondition(out.count == total, "binary property list size miscounted")
       initialized = out.count
+      let file = UnsafeRawBufferPointer(buffer)
+      let covered = checksumStart.map { $0 + ArchiveChecksum.objectSize }
+      guard let later else {
+        // Each object's size was counted when it was added; the offset table must start exactly
+        // where the objects end, or the sizes and the writes disagree.
+        precondition(splitOffset == tableOffset, "binary property list size miscounted")
+        if let covered { crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: file[covered...])) }
+        return
+      }
+      // In file order: this half's objects, the later half's, this half's offsets, the later
+      // half's offsets, the trailer. This half's are computed while the queue works.
+      let firstTable = tableOffset + split * layout.offsetSize
+      let trailer = total - 32
+      let checksums = covered.map { covered in
+        (
+          objects: CRC32.checksum(UnsafeRawBufferPointer(rebasing: file[covered..<splitOffset])),
+          table: CRC32.checksum(UnsafeRawBufferPointer(rebasing: file[tableOffset..<firstTable])),
+          trailer: CRC32.checksum(UnsafeRawBufferPointer(rebasing: file[trailer...]))
+        )
+      }
+      // Waited for inside the initializer, so the buffer outlives the queue's writing to it.
+      let second = later.wait()
+      precondition(second.start == splitOffset, "binary property list size miscounted")
+      guard let checksums else { return }
+      crc = CRC32.combine(
+        checksums.objects, second.objectsChecksum, secondLength: tableOffset - splitOffset)
+      crc = CRC32.combine(crc, checksums.table, secondLength: firstTable - tableOffset)
+      crc = CRC32.combine(crc, second.tableChecksum, secondLength: trailer - firstTable)
+      crc = CRC32.combine(crc, checksums.trailer, secondLength: 32)
     }
     guard let start = checksumStart else { return bytes }
     var result = bytes
-    let covered = start + ArchiveChecksum.objectSize
-    let crc = result.withUnsafeBytes { raw in
-      let length = raw.count - covered
-      guard checksummingConcurrently, length >= RestorationArchive.concurrentChecksumThreshold
-      else { return CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[covered...])) }
-      let middle = covered + length / 2
-      let firstHalf = SharedBytes(UnsafeRawBufferPointer(rebasing: raw[covered..<middle]))
-      let first = BackgroundResult { CRC32.checksum(firstHalf.bytes) }
-      let second = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[middle...]))
-      // Waited for inside `withUnsafeBytes`, so the bytes outlive the queue's reading of them.
-      return CRC32.combine(first.wait(), second, secondLength: raw.count - middle)
-    }
     result.withUnsafeMutableBufferPointer { buffer in
       for index in 0..<4 {
         buffer[start + 1 + index] = UInt8(truncatingIfNeeded: crc >> UInt32(24 - 8 * index))
       }
     }
     return result
+  }
+
+  /// The widths and the offset table's position of a file being written.
+  private struct Layout {
+    var referenceSize: Int
+    var tableOffset: Int
+    var offsetSize: Int
+  }
+
+  /// What the background queue reports of the later half it wrote.
+  private struct LaterHalf: Sendable {
+    /// Where its first object starts.
+    var start: Int
+    /// The CRC-32 of its objects' bytes.
+    var objectsChecksum: UInt32
+    /// The CRC-32 of its entries of the offset table.
+    var tableChecksum: UInt32
+  }
+
+  /// Writes the objects from `split` on, with their offsets, and computes their CRC-32s.
+  ///
+  /// Where they start is the size of the objects before them, summed here: the queue adds
+  /// sizes while the calling thread writes those objects.
+  private func writeLaterHalf(
+    from split: Int, layout: Layout, into buffer: UnsafeMutableBufferPointer<UInt8>
+  ) -> LaterHalf {
+    var start = 8
+    for index in 0..<split {
+      start += size(of: objects[index], referenceSize: layout.referenceSize)
+    }
+    var out = ByteWriter(buffer)
+    out.skip(start)
+    _ = writeObjects(split..<objects.count, to: &out, layout: layout)
+    precondition(out.count == layout.tableOffset, "binary property list size miscounted")
+    let file = UnsafeRawBufferPointer(buffer)
+    let table = layout.tableOffset + split * layout.offsetSize
+    let tableEnd = layout.tableOffset + objects.count * layout.offsetSize
+    return LaterHalf(
+      start: start,
+      objectsChecksum: CRC32.checksum(
+        UnsafeRawBufferPointer(rebasing: file[start..<layout.tableOffset])),
+      tableChecksum: CRC32.checksum(UnsafeRawBufferPointer(rebasing: file[table..<tableEnd])))
+  }
+
+  /// Writes objects at the writer's end, and their offsets into the table.
+  ///
+  /// - Returns: The checksum object's offset, when it is among them.
+  private func writeObjects(
+    _ range: Range<Int>, to out: inout ByteWriter, layout: Layout
+  ) -> Int? {
+    var checksumStart: Int?
+    var table = layout.tableOffset + range.lowerBound * layout.offsetSize
+    for index in range {
+      let offset = out.count
+      if index == checksumReference { checksumStart = offset }
+      out.putBigEndian(UInt64(offset), width: layout.offsetSize, at: table)
+      table += layout.offsetSize
+      write(objects[index], to: &out, referenceSize: layout.referenceSize)
+    }
+    return checksumStart
+  }
+
+  /// The bytes ``write(_:to:referenceSize:)`` writes for an object.
+  private func size(of object: Object, referenceSize: Int) -> Int {
+    switch object {
+    case .bool: 1
+    case .integer(let value): value >= 0 ? 1 + Self.byteWidth(for: UInt64(value)) : 9
+    case .unsignedInteger: 17
+    case .real(let bits): Double(Float(Double(bitPattern: bits))).bitPattern == bits ? 5 : 9
+    case .date: 9
+    case .data(let index): Self.headerSize(count: datas[index].count) + datas[index].count
+    case .checksum: ArchiveChecksum.objectSize
+    case .string(let index):
+      Self.headerSize(count: strings[index].length)
+        + (strings[index].isASCII ? strings[index].length : 2 * strings[index].length)
+    case .uid(let index): 1 + Self.byteWidth(for: uidValues[index])
+    case .array(let range): Self.headerSize(count: range.count) + range.count * referenceSize
+    case .dictionary(let range):
+      Self.headerSize(count: range.count / 2) + range.count * referenceSize
+    }
   }
 
   private func write(_ object: Object, to out: inout ByteWriter, referenceSize: Int) {
@@ -698,4 +804,14 @@ struct ByteWriter {
 struct SharedBytes: @unchecked Sendable {
   let bytes: UnsafeRawBufferPointer
   init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+}
+
+/// Bytes written by a background queue while the thread that owns them writes other bytes of
+/// the same buffer and then waits for it.
+///
+/// Unchecked: the two write disjoint ranges, and the owner reads the queue's range, or frees the
+/// buffer, only after the queue's result is in.
+struct SharedMutableBytes: @unchecked Sendable {
+  let bytes: UnsafeMutableBufferPointer<UInt8>
+  init(_ bytes: UnsafeMutableBufferPointer<UInt8>) { self.bytes = bytes }
 }

@@ -39,7 +39,15 @@ extension RestorationArchive {
 
   /// Writes the archive; with `allowingDuplicatePaths`, records may share a path (references
   /// then point at the first), which only tests of hostile archives need.
-  package func encoded(allowingDuplicatePaths: Bool) throws(RestorationError) -> [UInt8] {
+  ///
+  /// - Parameters:
+  ///   - allowingDuplicatePaths: Let records share a path.
+  ///   - concurrently: Write half of a large file on a background queue, as preserves do.
+  /// - Returns: The file's bytes.
+  /// - Throws: The errors of ``encoded()``, but for shared paths when they are allowed.
+  package func encoded(
+    allowingDuplicatePaths: Bool, concurrently: Bool = false
+  ) throws(RestorationError) -> [UInt8] {
     var table = StringTable(capacity: records.count)
     for (index, record) in records.enumerated() {
       let inserted = table.insert(record.identifierPath, index).inserted
@@ -56,7 +64,8 @@ extension RestorationArchive {
     return try records.withUnsafeBufferPointer { (records) throws(RestorationError) in
       var source = ArchiveRecords(records: records)
       return try ArchiveBuilder.archiveBytes(
-        topLevel: topLevel, records: &source, resolve: { indices.value(for: $0) })
+        topLevel: topLevel, records: &source, resolve: { indices.value(for: $0) },
+        concurrently: concurrently)
     }
   }
 
