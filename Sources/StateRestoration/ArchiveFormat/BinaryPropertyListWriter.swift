@@ -798,14 +798,6 @@ struct ByteWriter {
   }
 }
 
-/// Bytes read by a background queue while the thread that owns them waits for it.
-///
-/// Unchecked: the owner neither changes nor frees the bytes until the queue's result is in.
-struct SharedBytes: @unchecked Sendable {
-  let bytes: UnsafeRawBufferPointer
-  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-}
-
 /// Bytes written by a background queue while the thread that owns them writes other bytes of
 /// the same buffer and then waits for it.
 ///
