@@ -821,16 +821,17 @@ struct BinaryPropertyListReader: InPlaceAccess {
     if keyNumbers.isEmpty { keyNumbers = [Int32](repeating: -1, count: objectCount) }
     let known = keyNumbers[reference]
     if known >= 0 { return known }
-    let name = try string(reference)
-    let number: Int32
-    if let existing = numbersByName[name] {
-      number = existing
-    } else {
-      number = Int32(truncatingIfNeeded: numbersByName.count)
-      numbersByName[name] = number
-      keyNames.append(name)
-    }
+    let number = self.number(ofName: try string(reference))
     keyNumbers[reference] = number
+    return number
+  }
+
+  /// The number of a name, the next one when the name is new.
+  private mutating func number(ofName name: String) -> Int32 {
+    if let existing = numbersByName[name] { return existing }
+    let number = Int32(truncatingIfNeeded: numbersByName.count)
+    numbersByName[name] = number
+    keyNames.append(name)
     return number
   }
 
@@ -870,13 +871,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
   ///
   /// - Returns: This reader's number for each name, in the order given.
   mutating func keyNumbers(ofNames names: [String]) -> [Int32] {
-    names.map { name in
-      if let existing = numbersByName[name] { return existing }
-      let number = Int32(truncatingIfNeeded: numbersByName.count)
-      numbersByName[name] = number
-      keyNames.append(name)
-      return number
-    }
+    names.map { number(ofName: $0) }
   }
 
   /// How much of the value budget is left.
@@ -885,8 +880,9 @@ struct BinaryPropertyListReader: InPlaceAccess {
   /// Spends `amount` of the value budget, as another reader of the same file spent it; false,
   /// spending nothing, when less is left.
   ///
-  /// The budget runs out exactly when a reader that checked all of the file alone would have
-  /// run out: it spends one unit at a time, and fails when none is left.
+  /// A reader spends one unit at a time and fails when none is left, so it fails on a file
+  /// exactly when the units of both readers together are more than the budget: this is where
+  /// the two are added.
   mutating func spendBudget(_ amount: Int) -> Bool {
     guard amount <= valueBudget else { return false }
     valueBudget -= amount
