@@ -64,7 +64,7 @@ public final class RestorationEngine {
   package var concurrentWriteThreshold: Int? = 512
   /// Whether preserves and restores hand work to background queues, as
   /// ``RestorationSettings/usesBackgroundQueues`` allows: a preserve's records and half of its
-  /// checksum; a restore's checksum and path analysis.
+  /// bytes; a restore's checksum, path analysis and half of its states check.
   ///
   /// Off on a single processor, where the queues would only take turns with the calling thread.
   package var offloadsToBackgroundQueues = ProcessInfo.processInfo.activeProcessorCount > 1

