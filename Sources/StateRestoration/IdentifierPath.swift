@@ -211,18 +211,25 @@ public enum IdentifierPath {
 /// paths of a whole tree is linear in its size. Objects restored from an archive are pinned to
 /// their archived path, which wins over the tree (UIKit's pointer-to-path table).
 struct IdentifierPathResolver {
-  /// A memoized path, with its depth (``IdentifierPath/depth(of:)``); -1 for a pinned or
-  /// non-ASCII path, whose depth is counted when asked for.
+  /// A memoized path, with its depth (``IdentifierPath/depth(of:)``); negative for a pinned
+  /// or non-ASCII path, whose depth is counted when asked for.
   struct Prefix {
     var path: String
     var depth: Int
+
+    /// The depth that marks a pinned path.
+    static let pinnedDepth = -2
+
+    /// Whether the path was pinned rather than computed.
+    var isPinned: Bool { depth == Self.pinnedDepth }
   }
 
-  /// The prefix each visited object contributes to the paths below it.
+  /// The prefix each visited object contributes to the paths below it, and the paths of pinned
+  /// objects.
+  ///
+  /// One map serves both: pins were a second map, and a restoration wrote each located object
+  /// to both (and to a third of the pass's own) for the price of three inserts.
   private var prefixes = IdentityMap<Prefix>()
-  /// Objects whose path is fixed, such as restored objects.
-  private var pinned = IdentityMap<Prefix>()
-  private var hasPins = false
   /// Called with a description of each cycle found in a parent chain.
   var onCycle: ((String) -> Void)?
 
@@ -231,35 +238,22 @@ struct IdentifierPathResolver {
   }
 
   /// Makes room for `count` more objects, so that a pass of known size does not rehash its
-  /// tables as they grow.
-  ///
-  /// - Parameters:
-  ///   - count: The number of objects.
-  ///   - pinning: Whether objects will be pinned (a restoration pins each located object; a
-  ///     preservation pins none).
-  mutating func reserveCapacity(_ count: Int, pinning: Bool = true) {
+  /// table as it grows.
+  mutating func reserveCapacity(_ count: Int) {
     prefixes.reserveCapacity(count)
-    if pinning { pinned.reserveCapacity(count) }
   }
 
   /// Fixes the path of an object; paths of objects below it start from this path.
   mutating func pin(_ object: any StateRestoring, to path: String) {
-    hasPins = true
     // The depth is worked out only if a preservation asks for it: a restoration pins every
     // object it locates and never does.
-    let prefix = Prefix(path: path, depth: -1)
-    pinned[ObjectIdentifier(object)] = prefix
-    prefixes[ObjectIdentifier(object)] = prefix
+    prefixes[ObjectIdentifier(object)] = Prefix(path: path, depth: Prefix.pinnedDepth)
   }
 
   /// The pinned path of an object, if any.
   func pinnedPath(of object: any StateRestoring) -> String? {
-    hasPins ? pinned[ObjectIdentifier(object)]?.path : nil
-  }
-
-  /// Forgets memoized prefixes (not pins), after the tree changed.
-  mutating func invalidate() {
-    prefixes = pinned
+    guard let known = prefixes[ObjectIdentifier(object)], known.isPinned else { return nil }
+    return known.path
   }
 
   /// The identifier path of an object, or nil when its identifier is nil.
@@ -277,11 +271,15 @@ struct IdentifierPathResolver {
     return Prefix(path: found.path, depth: IdentifierPath.depth(of: found.path))
   }
 
-  /// The pinned or computed path of an object, its depth -1 where not known yet.
+  /// The pinned or computed path of an object, its depth negative where not known yet.
+  ///
+  /// A pinned object has its path even without an identifier.
   private mutating func memoizedPath(of object: any StateRestoring) -> Prefix? {
-    if hasPins, let pinned = pinned[ObjectIdentifier(object)] { return pinned }
+    if let known = prefixes[ObjectIdentifier(object)] {
+      return known.isPinned || object.restorationIdentifier != nil ? known : nil
+    }
     guard object.restorationIdentifier != nil else { return nil }
-    return prefix(of: object)
+    return computedPrefix(of: object)
   }
 
   /// The link from an object to the one above it: the tree container for nodes, the
@@ -293,17 +291,16 @@ struct IdentifierPathResolver {
     return object.restorationParent.map { RestorationParentLink(parent: $0, index: nil) }
   }
 
-  /// The components an object contributes, its ancestors' included.
+  /// The components an object without a memoized prefix contributes, its ancestors' included.
   ///
   /// A gap (an ancestor without
   /// identifier) contributes its index component but no identifier, and the climb goes on.
-  private mutating func prefix(of object: any StateRestoring) -> Prefix {
-    if let known = prefixes[ObjectIdentifier(object)] { return known }
-
+  private mutating func computedPrefix(of object: any StateRestoring) -> Prefix {
     // Walking a tree top-down, the parent's prefix is almost always known already.
     let link = Self.parentLink(of: object)
-    if link == nil || prefixes[ObjectIdentifier(link.unsafelyUnwrapped.parent)] != nil {
-      let base = link.flatMap { prefixes[ObjectIdentifier($0.parent)] } ?? Self.empty
+    let parentPrefix =
+      link == nil ? Self.empty : prefixes[ObjectIdentifier(link.unsafelyUnwrapped.parent)]
+    if let base = parentPrefix {
       let result = Self.extend(base, index: link?.index, identifier: object.restorationIdentifier)
       prefixes[ObjectIdentifier(object)] = result
       return result

@@ -387,6 +387,53 @@ import Testing
     #expect(launched.second.finishedCalls == 1)
   }
 
+  @Test func anObjectFoundForTwoRecordsIsRestoredOnlyForTheFirst() {
+    let first = TestController("First")
+    first.state = ["n": 1]
+    let second = TestController("Second")
+    second.state = ["n": 2]
+    let store = preserve([first, second])
+
+    // The delegate hands out one object for every path.
+    let shared = TestController("First")
+    let delegate = TestDelegate()
+    delegate.factory = { _ in shared }
+    let report = makeEngine(store: store, delegate: delegate).restoreApplicationState(roots: [])
+    #expect(report.status(of: "First") == .restored)
+    #expect(report.status(of: "Second") == .skipped(.objectAlreadyRestored("First")))
+    #expect(shared.decodedState == ["n": 1])
+    #expect(delegate.requestedPaths == [["First"], ["Second"]])
+  }
+
+  @Test func aContainersChildAlreadyRestoredElsewhereIsNotTakenAgain() {
+    let navigation = TestController("Nav")
+    let other = TestController("Other")
+    let child = TestController("Child")
+    navigation.addChild(child)
+    child.state = ["n": 3]
+    // "Other" comes before the child's record, so the delegate is asked for it first.
+    let store = preserve([other, navigation])
+
+    // At launch the navigation controller has no child until the delegate, asked for "Other",
+    // makes one and pushes it: the child is found in its container after the launch
+    // hierarchy was mapped, but it was restored as "Other" already.
+    let launchedNavigation = TestController("Nav")
+    let delegate = TestDelegate()
+    delegate.factory = { components in
+      guard components == ["Other"] else { return nil }
+      let pushed = TestController("Child")
+      launchedNavigation.addChild(pushed)
+      return pushed
+    }
+    let report = makeEngine(store: store, delegate: delegate).restoreApplicationState(roots: [
+      launchedNavigation
+    ])
+    #expect(report.status(of: "Other") == .restored)
+    #expect(report.status(of: "Nav") == .restored)
+    #expect(
+      report.status(of: "Nav/:[0]:/Child") == .skipped(.containerHasNoSuchChild("Nav")))
+  }
+
   @Test func duplicatePathsInAnArchiveAreSkippedAfterTheFirst() throws {
     var archive = RestorationArchive()
     archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)

@@ -86,7 +86,7 @@ final class PreservationPass: ReferenceEncoding {
       self.issue(.parentCycle, nil, message)
     }
     if expectedObjects > 0 {
-      resolver.reserveCapacity(expectedObjects, pinning: false)
+      resolver.reserveCapacity(expectedObjects)
       enqueued.reserveCapacity(expectedObjects)
       pathOwners = StringTable(capacity: expectedObjects)
       queue.reserveCapacity(expectedObjects)

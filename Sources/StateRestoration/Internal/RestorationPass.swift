@@ -20,8 +20,6 @@ final class RestorationPass: ReferenceResolving {
   private let warn: (String) -> Void
 
   @exclusivity(unchecked) private var resolver: IdentifierPathResolver
-  /// Which archived path each located object was restored as.
-  @exclusivity(unchecked) private var locatedIdentities = IdentityMap<String>()
   /// Objects of the launch hierarchy, by their current identifier path: indices into
   /// `existingObjects`.
   @exclusivity(unchecked) private var existing = StringTable()
@@ -124,7 +122,6 @@ final class RestorationPass: ReferenceResolving {
     entries.reserveCapacity(archive.records.count)
     coders.reserveCapacity(archive.records.count)
     objects.reserveCapacity(archive.records.count)
-    locatedIdentities.reserveCapacity(archive.records.count)
     mapped.reserveCapacity(archive.records.count)
     resolver.reserveCapacity(archive.records.count)
     // Records are read in place, field by field: binding one to a local copied it whole,
@@ -154,7 +151,7 @@ final class RestorationPass: ReferenceResolving {
     )
     let found = locate(records, at: index, decoder: decoder, entry: &entry)
     if let found {
-      locatedIdentities[ObjectIdentifier(found)] = path
+      // The pin also records which archived path the object was restored as.
       resolver.pin(found, to: path)
       mapSubtree(found, includingRoot: false)
       debug(
@@ -237,7 +234,7 @@ final class RestorationPass: ReferenceResolving {
       }
       return skip(.notFound)
     }
-    if let earlier = locatedIdentities[ObjectIdentifier(object)] {
+    if let earlier = resolver.pinnedPath(of: object) {
       return skip(.objectAlreadyRestored(earlier))
     }
     return object
@@ -255,7 +252,7 @@ final class RestorationPass: ReferenceResolving {
       index = Int(last.dropFirst(2).dropLast(2))
     }
     guard let child = node.restorationChild(withIdentifier: identifier, index: index),
-      locatedIdentities[ObjectIdentifier(child)] == nil
+      resolver.pinnedPath(of: child) == nil
     else { return nil }
     return child
   }
@@ -337,8 +334,7 @@ final class RestorationPass: ReferenceResolving {
         exchange(&archive, with: RestorationArchive()), exchange(&paths, with: ArchivedPaths([])),
         exchange(&states, with: nil), exchange(&coders, with: []),
         exchange(&resolver, with: IdentifierPathResolver()),
-        exchange(&locatedIdentities, with: IdentityMap()), exchange(&existing, with: StringTable()),
-        exchange(&mapped, with: IdentityMap())
+        exchange(&existing, with: StringTable()), exchange(&mapped, with: IdentityMap())
       ))
   }
 
