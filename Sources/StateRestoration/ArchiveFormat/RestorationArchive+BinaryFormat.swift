@@ -204,7 +204,7 @@ extension RestorationArchive {
         throw RestorationError(.malformed, "object record \(index) is not a dictionary")
       }
       let record = try fields.read(reference, &reader)
-      paths.append(try Self.stringField(.path, of: record, record: index, &reader))
+      paths.append(try Self.stringField(.path, of: record, record: index, &reader, caching: false))
       recordFields.append(record)
     }
     pathsRead?(paths)
@@ -502,9 +502,13 @@ extension RestorationArchive {
     _ field: RecordField,
     of fields: RecordFields,
     record index: Int,
-    _ reader: inout BinaryPropertyListReader
+    _ reader: inout BinaryPropertyListReader,
+    caching: Bool = true
   ) throws(RestorationError) -> String {
-    guard let value = try optionalStringField(field, of: fields, record: index, &reader) else {
+    guard
+      let value = try optionalStringField(
+        field, of: fields, record: index, &reader, caching: caching)
+    else {
       throw RestorationError(.malformed, "object record \(index) has no '\(field.name)'")
     }
     return value
@@ -514,14 +518,15 @@ extension RestorationArchive {
     _ field: RecordField,
     of fields: RecordFields,
     record index: Int,
-    _ reader: inout BinaryPropertyListReader
+    _ reader: inout BinaryPropertyListReader,
+    caching: Bool = true
   ) throws(RestorationError) -> String? {
     guard let reference = fields[field] else { return nil }
     let type = try reader.type(of: reference)
     guard type == .asciiString || type == .utf16String else {
       throw fieldError(field.name, "a string", record: index, nil)
     }
-    return try reader.string(reference)
+    return try reader.string(reference, caching: caching)
   }
 
   private static func fieldError(
