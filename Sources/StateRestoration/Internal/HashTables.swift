@@ -292,9 +292,9 @@ extension ObjectIdentifier {
 /// Maps object identities to values.
 ///
 /// Each slot holds its key and its value side by side: a lookup lands on a random slot of a
-/// table larger than the processor's caches, and with keys and values in two arrays it missed
-/// the cache twice. Under a sampling profiler the maps' lookups cost three times their share of
-/// instructions.
+/// table larger than the processor's first-level cache, and with keys and values in two arrays
+/// one that found its key touched two cache lines instead of one (under a sampling profiler the
+/// maps' lookups took three times their share of instructions).
 package struct IdentityMap<Value> {
   private struct Slot {
     /// The identity's bits; 0 (which no identity has) marks an empty slot.

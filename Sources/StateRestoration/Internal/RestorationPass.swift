@@ -103,8 +103,8 @@ final class RestorationPass: ReferenceResolving {
   {
     if let presented = node.restorationPresentedNode { stack.append(presented) }
     let children = node.restorationChildren
-    // Most located objects are leaves: appending an empty reversed collection still cost a
-    // fiftieth of locating one.
+    // Most located objects are leaves: appending an empty reversed collection still cost an
+    // eighth of locating one.
     if !children.isEmpty { stack.append(contentsOf: children.reversed()) }
   }
 
