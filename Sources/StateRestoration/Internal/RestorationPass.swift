@@ -179,7 +179,9 @@ final class RestorationPass: ReferenceResolving {
       return nil
     }
     let path = records[index].identifierPath
-    if paths.inPlace({ $0.firstRecord(of: path, among: index) }) != nil {
+    // The analysis already knows each record's first record with its path: no need to hash the
+    // path again.
+    if paths.inPlace({ $0.firstRecordOfPath[index] }) != index {
       return skip(.duplicatePath)
     }
     let ancestor = paths.inPlace { $0.ancestor(ofRecord: index) }
