@@ -281,6 +281,43 @@ import Testing
     #expect(probe.decoded.contains { $0.key == "empty" && $0.typed == [] })
   }
 
+  /// The check reads an array's scalar and reference elements in line: it must spend the value
+  /// budget on each of them, and refuse a bad reference among them, exactly as the full reader
+  /// does, so that the two refuse the same files with the same error.
+  @Test func arraysOfScalarsSpendTheBudgetAndAreRefusedAsByTheFullReader() throws {
+    func archive(sharing elements: Int, badReference: Bool = false) -> [UInt8] {
+      let list = (0..<elements).map { element -> CraftedValue in
+        switch element % 3 {
+        case 0: .integer(Int64(element))
+        case 1: .uid(badReference && element == elements - 2 ? 900 : 1)
+        default: .bool(true)
+        }
+      }
+      return craftedArchive(records: 600) { _ in [("list", .shared("list", .array(list)))] }
+    }
+    func overspent(_ bytes: [UInt8]) -> Bool {
+      guard case .failure(let error) = eager(bytes) else { return false }
+      return error.code == .limitExceeded
+    }
+    // The shortest shared list the full reader refuses for the budget.
+    var (within, over) = (1, 4_096)
+    let bounded = !overspent(archive(sharing: within)) && overspent(archive(sharing: over))
+    try #require(bounded)
+    while over - within > 1 {
+      let middle = (within + over) / 2
+      if overspent(archive(sharing: middle)) { over = middle } else { within = middle }
+    }
+    let overspending = archive(sharing: over)
+    #expect(
+      expectSameAnswer(eager(overspending), lazy(overspending), "\(over)")?.code == .limitExceeded)
+    let spending = archive(sharing: within)
+    #expect(expectSameAnswer(eager(spending), lazy(spending), "\(within)") == nil)
+
+    let bad = archive(sharing: 30, badReference: true)
+    let error = expectSameAnswer(eager(bad), lazy(bad), "a reference past the records")
+    #expect(error?.message.contains("reference to object record 900, but there are 600") == true)
+  }
+
   @Test func aBadValueInAStateDiscardsTheWholeArchiveBeforeAnyDecode() throws {
     // A record whose state references a record that does not exist: found by the check, before
     // any object is located or decoded.
