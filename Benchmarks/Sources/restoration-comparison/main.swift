@@ -147,11 +147,31 @@ struct Profile: ParsableCommand {
   @Flag(help: "Preserve without background queues (RestorationSettings.usesBackgroundQueues).")
   var noBackgroundQueues = false
 
+  @Flag(
+    help: """
+      Alternate each preserve or restore with the same call on an engine without background \
+      queues, in this one process, and print the fastest and median time of each phase of both.
+      """)
+  var compareQueues = false
+
   @Option(help: "Also write the engine's archive of the state to this file, to inspect it.")
   var saveArchive: String?
 
   @Option(help: "How the screens' selections vary (see the compare command).")
   var selections: UIState.Selections = .repeated
+
+  func validate() throws {
+    guard objects >= 2 else { throw ValidationError("-n must be at least 2") }
+    guard iterations >= 0 else { throw ValidationError("--iterations must not be negative") }
+    guard !compareQueues || operation == .preserve || operation == .restore else {
+      throw ValidationError("--compare-queues applies to preserve and restore")
+    }
+    guard !(compareQueues && noBackgroundQueues) else {
+      throw ValidationError(
+        "--compare-queues runs with and without background queues; leave out --no-background-queues"
+      )
+    }
+  }
 
   func run() throws {
     let profiler = try EngineProfiler(
@@ -162,6 +182,10 @@ struct Profile: ParsableCommand {
       encoder.outputFormat = .binary
       try encoder.encode(CodableArchive(UIState(count: objects, selections: selections)))
         .write(to: URL(fileURLWithPath: saveArchive + ".plist-encoder"))
+    }
+    if compareQueues {
+      try alternate(profiler)
+      return
     }
     for _ in 0..<iterations {
       switch operation {
@@ -175,6 +199,25 @@ struct Profile: ParsableCommand {
 }
 
 extension Profile {
+  /// Runs the operation on `profiler` and on a twin without background queues by turns, the
+  /// first of each pair switching every iteration so that neither always follows the other.
+  func alternate(_ profiler: EngineProfiler) throws {
+    let oneThread = try EngineProfiler(
+      objects: objects, selections: selections, usesBackgroundQueues: false)
+    let settings = ["queues", "one thread"]
+    var timings = AlternatingTimings(settings: settings)
+    for iteration in 0..<iterations {
+      for setting in iteration.isMultiple(of: 2) ? settings : settings.reversed() {
+        let engine = setting == "queues" ? profiler : oneThread
+        let call = try operation == .preserve ? engine.preserve() : engine.restore()
+        if phases { print("\(setting): ", terminator: "") }
+        show(call)
+        timings.add(call, for: setting)
+      }
+    }
+    print(timings.table())
+  }
+
   func show(_ timings: [String: Duration]) {
     guard phases else { return }
     print(
