@@ -55,11 +55,3 @@ final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
     return value
   }
 }
-
-/// Returns `value` and leaves `replacement` in its place, without a copy of either.
-@inline(__always)
-func exchange<Value>(_ value: inout Value, with replacement: consuming Value) -> Value {
-  var other = replacement
-  swap(&value, &other)
-  return other
-}
