@@ -4,13 +4,6 @@
   import Foundation
 #endif
 
-/// What a coder asks of the preservation pass it belongs to.
-protocol ReferenceEncoding: AnyObject {
-  /// Returns the identifier path of `object` and adds it to the archive, or nil when the object
-  /// has no path (it is then not referenced, and the pass reports why).
-  func encodeReference(to object: any StateRestoring, key: String, in coderPath: String?) -> String?
-}
-
 /// A keyed coder for one object's state, at preservation time (UIKit's `NSCoder` as passed to
 /// `encodeRestorableState(with:)`).
 ///
@@ -52,7 +45,8 @@ public final class StateCoder {
   /// thousands of keys still encodes in linear time.
   @exclusivity(unchecked) private var index: [Int32: Int]?
 
-  private weak var context: (any ReferenceEncoding)?
+  /// The pass the coder belongs to, while it runs.
+  private let pass: PassLink<PreservationPass>?
   /// Whether the pass has sent a snapshot of the values to its concurrent writer; a change after
   /// that makes the pass write its archive from the coders instead.
   @exclusivity(unchecked) var isHandedOff = false
@@ -62,12 +56,12 @@ public final class StateCoder {
   /// References encoded into it record the object's identifier path, computed from the tree,
   /// but pull nothing into an archive. Useful in tests of `encodeRestorableState(with:)`.
   public convenience init() {
-    self.init(identifierPath: nil, context: nil, keys: CoderKeys())
+    self.init(identifierPath: nil, pass: nil, keys: CoderKeys())
   }
 
-  init(identifierPath: String?, context: (any ReferenceEncoding)?, keys: CoderKeys) {
+  init(identifierPath: String?, pass: PassLink<PreservationPass>?, keys: CoderKeys) {
     self.identifierPath = identifierPath
-    self.context = context
+    self.pass = pass
     self.keys = keys
   }
 
@@ -231,8 +225,8 @@ public final class StateCoder {
   }
 
   private func referencePath(to object: any StateRestoring, key: String) -> String? {
-    if let context {
-      return context.encodeReference(to: object, key: key, in: identifierPath)
+    if let pass = pass?.pass {
+      return pass.encodeReference(to: object, key: key, in: identifierPath)
     }
     var resolver = IdentifierPathResolver()
     return resolver.path(of: object)

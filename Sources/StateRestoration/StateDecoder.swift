@@ -1,20 +1,3 @@
-/// What a decoder asks of the restoration pass it belongs to.
-protocol ReferenceResolving: AnyObject {
-  /// The live object restored for an identifier path, if any.
-  func resolveReference(_ path: String) -> (any StateRestoring)?
-  /// The live object restored for the archive record at an index, as
-  /// ``resolveReference(_:)`` resolves that record's path.
-  func resolveReference(record index: Int) -> (any StateRestoring)?
-  /// Records that objects archived under `paths` were dropped by a container.
-  func noteTruncation(of paths: [String], reason: String, in coderPath: String?)
-  /// Writes a line to the debug log, if debug logging is on.
-  func debugLog(_ message: String)
-  /// Adds a note to the report entry of the object at `path`.
-  func addNote(_ note: String, for path: String)
-  /// The object the app made available to restoration code.
-  var applicationContext: AnyObject? { get }
-}
-
 /// A reference read back from a coder: the archived identifier path and the live object, if one
 /// was restored for it.
 public struct DecodedReference {
@@ -45,7 +28,8 @@ public final class StateDecoder {
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
   public let identifierPath: String?
 
-  private weak var context: (any ReferenceResolving)?
+  /// The pass the decoder belongs to, while it runs.
+  private let pass: PassLink<RestorationPass>?
   /// The values, when given whole or once read whole.
   private var materialized: KeyedValues?
   /// The archive the values are read from, and the record's index in it; nil when given whole.
@@ -60,13 +44,13 @@ public final class StateDecoder {
   ///   - values: The values to read.
   ///   - identifierPath: The path to report in errors.
   public convenience init(values: KeyedValues, identifierPath: String? = nil) {
-    self.init(values: values, identifierPath: identifierPath, context: nil)
+    self.init(values: values, identifierPath: identifierPath, pass: nil)
   }
 
-  init(values: KeyedValues, identifierPath: String?, context: (any ReferenceResolving)?) {
+  init(values: KeyedValues, identifierPath: String?, pass: PassLink<RestorationPass>?) {
     self.materialized = values
     self.identifierPath = identifierPath
-    self.context = context
+    self.pass = pass
     self.states = nil
     self.record = 0
   }
@@ -76,11 +60,11 @@ public final class StateDecoder {
     states: ArchiveStates,
     record: Int,
     identifierPath: String?,
-    context: (any ReferenceResolving)?
+    pass: PassLink<RestorationPass>?
   ) {
     self.materialized = nil
     self.identifierPath = identifierPath
-    self.context = context
+    self.pass = pass
     self.states = states
     self.record = record
   }
@@ -205,10 +189,10 @@ public final class StateDecoder {
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
     if materialized == nil, let states {
       guard let index = states.recordIndex(forKey: key, record: record) else { return nil }
-      return context?.resolveReference(record: index)
+      return pass?.pass?.resolveReference(record: index)
     }
     guard case .reference(let path) = value(forKey: key) else { return nil }
-    return context?.resolveReference(path)
+    return pass?.pass?.resolveReference(path)
   }
 
   /// Reads a reference to an object of a given type.
@@ -234,7 +218,7 @@ public final class StateDecoder {
       return indices.map { index in
         DecodedReference(
           identifierPath: states.path(ofRecord: index),
-          object: context?.resolveReference(record: index))
+          object: pass?.pass?.resolveReference(record: index))
       }
     }
     guard case .array(let items) = value(forKey: key) else { return nil }
@@ -242,7 +226,8 @@ public final class StateDecoder {
     result.reserveCapacity(items.count)
     for item in items {
       guard case .reference(let path) = item else { continue }
-      result.append(DecodedReference(identifierPath: path, object: context?.resolveReference(path)))
+      result.append(
+        DecodedReference(identifierPath: path, object: pass?.pass?.resolveReference(path)))
     }
     return result
   }
@@ -253,7 +238,7 @@ public final class StateDecoder {
   ///   - paths: The identifier paths of the children that were dropped.
   ///   - reason: Why, in words.
   public func reportTruncation(of paths: [String], reason: String) {
-    context?.noteTruncation(of: paths, reason: reason, in: identifierPath)
+    pass?.pass?.noteTruncation(of: paths, reason: reason, in: identifierPath)
   }
 
   /// The object the app made available to restoration code through
@@ -261,7 +246,7 @@ public final class StateDecoder {
   ///
   /// Restoration classes are types, not instances; this is how they reach the app's data
   /// without globals.
-  public var applicationContext: AnyObject? { context?.applicationContext }
+  public var applicationContext: AnyObject? { pass?.pass?.applicationContext }
 
   /// Adds a note to this object's entry in the restoration report, for state that came back
   /// only in part, such as a selected row whose item was deleted since.
@@ -269,14 +254,14 @@ public final class StateDecoder {
   /// - Parameter note: What happened, in words.
   public func reportNote(_ note: String) {
     guard let identifierPath else { return }
-    context?.addNote(note, for: identifierPath)
+    pass?.pass?.addNote(note, for: identifierPath)
   }
 
   /// Writes a line to the restoration debug log (when debug logging is on).
   ///
   /// - Parameter message: The line.
   public func debugLog(_ message: String) {
-    context?.debugLog(message)
+    pass?.pass?.debugLog(message)
   }
 
   private func located(_ error: RestorationError, key: String) -> RestorationError {

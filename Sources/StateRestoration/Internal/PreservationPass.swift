@@ -20,7 +20,7 @@ struct PassRecord {
 /// The records keep their coders: ``archiveBytes(topLevel:)`` writes the archive straight from
 /// them, and ``archiveRecords()`` makes the public ``RestorationArchive/Record`` values only when
 /// ``RestorationEngine/makeArchive(roots:)`` asks for them.
-final class PreservationPass: ReferenceEncoding {
+final class PreservationPass {
   // The tables below are marked `@exclusivity(unchecked)`: each object touches them a dozen
   // times, and the runtime's exclusivity checks of class properties cost more than the tables'
   // own work. The pass never holds an access to one across a call into app code that could
@@ -36,6 +36,8 @@ final class PreservationPass: ReferenceEncoding {
   @exclusivity(unchecked) private var pathOwners = StringTable()
   /// The key names of every coder of the pass.
   let keys = CoderKeys()
+  /// The pass as its coders see it.
+  private let link = PassLink<PreservationPass>()
   /// The restoration class seen last, with its registered name: most objects share a handful.
   @exclusivity(unchecked) private var lastRestorationClass:
     (type: ObjectIdentifier, name: String, registered: Bool)?
@@ -85,6 +87,7 @@ final class PreservationPass: ReferenceEncoding {
     resolver.onCycle = { [unowned self] message in
       self.issue(.parentCycle, nil, message)
     }
+    link.attach(self)
     if expectedObjects > 0 {
       resolver.reserveCapacity(expectedObjects)
       enqueued.reserveCapacity(expectedObjects)
@@ -95,6 +98,10 @@ final class PreservationPass: ReferenceEncoding {
     }
   }
 
+  deinit {
+    link.cut()
+  }
+
   /// How many objects the walk visited (archived or not).
   var visitedObjectCount: Int { queue.count }
 
@@ -103,7 +110,7 @@ final class PreservationPass: ReferenceEncoding {
 
   /// Makes the top-level coder, whose references join the walk.
   func makeTopLevelCoder() -> StateCoder {
-    StateCoder(identifierPath: nil, context: self, keys: keys)
+    StateCoder(identifierPath: nil, pass: link, keys: keys)
   }
 
   /// Walks from the roots, encoding every object; the records are then in `records`, and
@@ -273,7 +280,7 @@ final class PreservationPass: ReferenceEncoding {
     }
 
     pathOwners.insert(path, records.count, at: lookup)
-    let coder = StateCoder(identifierPath: path, context: self, keys: keys)
+    let coder = StateCoder(identifierPath: path, pass: link, keys: keys)
     var thrown: (any Error)?
     do {
       try object.encodeRestorableState(with: coder)
@@ -346,6 +353,8 @@ final class PreservationPass: ReferenceEncoding {
   }
   private var resolving = false
 
+  /// Returns the identifier path of `object` and adds it to the archive, or nil when the object
+  /// has no path (it is then not referenced, and the pass reports why).
   func encodeReference(to object: any StateRestoring, key: String, in coderPath: String?) -> String?
   {
     if resolving {

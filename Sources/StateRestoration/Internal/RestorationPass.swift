@@ -1,7 +1,7 @@
 /// One restoration from a decoded archive, in UIKit's order: locate or create every object in
 /// archive order, then decode every object in archive order (parents first), then the delegate's
 /// did-decode, then every restored object's finished-restoring.
-final class RestorationPass: ReferenceResolving {
+final class RestorationPass {
   // The tables below are marked `@exclusivity(unchecked)`: each record touches them a dozen
   // times, and the runtime's exclusivity checks of class properties cost more than the tables'
   // own work. No access to one is held across a call into app code that could reenter the pass
@@ -35,6 +35,8 @@ final class RestorationPass: ReferenceResolving {
   @exclusivity(unchecked) private var objects: [(any StateRestoring)?] = []
   private(set) var warnings: [String] = []
   private var lastRestorationClass: (name: String, type: (any ObjectRestoration.Type)?)?
+  /// The pass as its decoders see it.
+  private let link = PassLink<RestorationPass>()
 
   init(
     archive: RestorationArchive,
@@ -58,6 +60,11 @@ final class RestorationPass: ReferenceResolving {
     self.warn = warn
     self.resolver = IdentifierPathResolver()
     resolver.onCycle = { [unowned self] message in self.warning(message) }
+    link.attach(self)
+  }
+
+  deinit {
+    link.cut()
   }
 
   /// The class-name cache, handed back to the engine.
@@ -70,7 +77,7 @@ final class RestorationPass: ReferenceResolving {
   private(set) lazy var topLevelDecoder = StateDecoder(
     values: archive.topLevel,
     identifierPath: nil,
-    context: self
+    pass: link
   )
 
   // MARK: Locating objects
@@ -140,9 +147,9 @@ final class RestorationPass: ReferenceResolving {
     let path = records[index].identifierPath
     let decoder: StateDecoder
     if let states, index < states.recordCount {
-      decoder = StateDecoder(states: states, record: index, identifierPath: path, context: self)
+      decoder = StateDecoder(states: states, record: index, identifierPath: path, pass: link)
     } else {
-      decoder = StateDecoder(values: records[index].state, identifierPath: path, context: self)
+      decoder = StateDecoder(values: records[index].state, identifierPath: path, pass: link)
     }
     var entry = RestorationReport.Entry(
       identifierPath: path,
@@ -343,8 +350,9 @@ final class RestorationPass: ReferenceResolving {
       ))
   }
 
-  // MARK: ReferenceResolving
+  // MARK: What decoders ask of the pass
 
+  /// The live object restored for an identifier path, if any.
   func resolveReference(_ path: String) -> (any StateRestoring)? {
     guard let index = paths.inPlace({ $0.firstRecord(of: path, among: objects.count) }) else {
       return nil
@@ -352,6 +360,8 @@ final class RestorationPass: ReferenceResolving {
     return objects[index]
   }
 
+  /// The live object restored for the archive record at an index, as ``resolveReference(_:)``
+  /// resolves that record's path.
   func resolveReference(record index: Int) -> (any StateRestoring)? {
     // The record's first entry, as its path finds it: a duplicate path resolves to the first
     // record with that path. Records not yet located resolve to nil, as their paths do.
@@ -360,6 +370,7 @@ final class RestorationPass: ReferenceResolving {
     return objects[entry]
   }
 
+  /// Records that objects archived under `paths` were dropped by a container.
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?) {
     for path in paths {
       guard
@@ -372,10 +383,12 @@ final class RestorationPass: ReferenceResolving {
     debug(reason)
   }
 
+  /// Writes a line to the debug log, if debug logging is on.
   func debugLog(_ message: String) {
     debug(message)
   }
 
+  /// Adds a note to the report entry of the object at `path`.
   func addNote(_ note: String, for path: String) {
     guard let index = paths.inPlace({ $0.firstRecord(of: path, among: entries.count) }) else {
       return
