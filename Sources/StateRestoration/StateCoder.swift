@@ -190,12 +190,15 @@ public final class StateCoder {
   ///   - object: The referenced object; nil removes the key.
   ///   - key: The key.
   public func encode(_ object: (any StateRestoring)?, forKey key: String) {
-    guard let object else {
+    // A switch borrows the object where `guard let` copied it: a retain and a release on the
+    // runtime's slow path for an object that is referenced weakly, as most controllers are.
+    switch object {
+    case .none:
       remove(forKey: key)
-      return
-    }
-    if let path = referencePath(to: object, key: key) {
-      set(.reference(path), forKey: key)
+    case .some(let object):
+      if let path = referencePath(to: object, key: key) {
+        set(.reference(path), forKey: key)
+      }
     }
   }
 
@@ -209,8 +212,9 @@ public final class StateCoder {
   public func encode(_ objects: [any StateRestoring], forKey key: String) {
     var references: [StateValue] = []
     references.reserveCapacity(objects.count)
-    for object in objects {
-      if let path = referencePath(to: object, key: key) {
+    // By index, borrowing each object, where a for-in loop copied it (as above).
+    for index in objects.indices {
+      if let path = referencePath(to: objects[index], key: key) {
         references.append(.reference(path))
       }
     }

@@ -262,6 +262,38 @@ import Testing
     #expect(resolvedSettings === launchedSettings)
   }
 
+  /// A node already in the walk through a reference is not added again by its parent.
+  @Test func aNodeReferencedBeforeItsParentIsVisitedIsArchivedOnce() throws {
+    final class Referrer: TestController {
+      var referenced: (any StateRestoring)?
+      override func encodeRestorableState(with coder: StateCoder) throws {
+        try super.encodeRestorableState(with: coder)
+        coder.encode(referenced, forKey: "cousin")
+      }
+    }
+    let root = TestController("Root")
+    let first = Referrer("First")
+    let second = TestController("Second")
+    let cousin = TestController("Cousin")
+    let sibling = TestController("Sibling")
+    root.addChild(first)
+    root.addChild(second)
+    second.addChild(cousin)
+    second.addChild(sibling)
+    // The first child's encode pulls in a child of the second before the second is visited.
+    first.referenced = cousin
+    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
+    let (archive, report) = engine.makeArchive(roots: [root])
+    #expect(report.issues.isEmpty, "\(report.issues)")
+    let paths = try #require(archive).records.map(\.identifierPath)
+    #expect(
+      paths == [
+        "Root", "Root/:[0]:/First", "Root/:[1]:/Second", "Root/:[1]:/Second/:[0]:/Cousin",
+        "Root/:[1]:/Second/:[1]:/Sibling",
+      ])
+    #expect(archive?.records[1].state["cousin"] == .reference("Root/:[1]:/Second/:[0]:/Cousin"))
+  }
+
   @Test func referenceToAnObjectWithoutPathIsReportedAndNotEncoded() {
     let root = TestController("Root")
     let anonymous = TestObject(nil)

@@ -249,7 +249,14 @@ final class PreservationPass {
 
   /// Adds a node's children, then what it presents, to the walk.
   private func enqueueNodes(below node: any RestorationNode) {
-    for child in node.restorationChildren { enqueue(child) }
+    // Children are checked in place: passing each to `enqueue` copied it, a retain and a
+    // release on the runtime's slow path for an object that is referenced weakly (a child's
+    // parent usually is).
+    let children = node.restorationChildren
+    for index in children.indices
+    where enqueued.insert(true, for: ObjectIdentifier(children[index])) {
+      queue.append(children[index])
+    }
     if let presented = node.restorationPresentedNode { enqueue(presented) }
   }
 
@@ -274,9 +281,15 @@ final class PreservationPass {
     }
     // Tree children join the walk before the encode runs, so the archive lists them in tree
     // order even when the encode references one of them (a tab bar's selected tab), as UIKit's
-    // root paths are listed.
-    if let node {
+    // root paths are listed. The node's kind and storyboard are read in the same binding: each
+    // use of the optional node retained and released it, which is the runtime's slow path for
+    // an object that is referenced weakly (a child's parent usually is).
+    var kind = RestorationKind.object
+    var storyboard: StoryboardReference?
+    if let node = consume node {
       enqueueNodes(below: node)
+      kind = node.restorationKind
+      storyboard = node.restorationStoryboard
     }
 
     pathOwners.insert(path, records.count, at: lookup)
@@ -319,10 +332,10 @@ final class PreservationPass {
     records.append(
       PassRecord(
         identifierPath: path,
-        kind: node?.restorationKind ?? .object,
+        kind: kind,
         className: classNames.name(of: object),
         restorationClassName: restorationClassName,
-        storyboard: node?.restorationStoryboard,
+        storyboard: storyboard,
         coder: coder
       )
     )
