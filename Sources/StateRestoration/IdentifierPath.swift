@@ -230,6 +230,9 @@ struct IdentifierPathResolver {
   /// One map serves both: pins were a second map, and a restoration wrote each located object
   /// to both (and to a third of the pass's own) for the price of three inserts.
   private var prefixes = IdentityMap<Prefix>()
+  /// The depths of the identifiers met last (nil for one that is not all ASCII): objects of one
+  /// kind share an identifier, whose components were counted again for every object.
+  private var identifierDepths = RecentStrings<Int?>()
   /// Called with a description of each cycle found in a parent chain.
   var onCycle: ((String) -> Void)?
 
@@ -301,7 +304,7 @@ struct IdentifierPathResolver {
     let parentPrefix =
       link == nil ? Self.empty : prefixes[ObjectIdentifier(link.unsafelyUnwrapped.parent)]
     if let base = parentPrefix {
-      let result = Self.extend(base, index: link?.index, identifier: object.restorationIdentifier)
+      let result = extend(base, index: link?.index, identifier: object.restorationIdentifier)
       prefixes[ObjectIdentifier(object)] = result
       return result
     }
@@ -345,7 +348,7 @@ struct IdentifierPathResolver {
     // Walk back down, memoizing each object's prefix.
     var result = base
     for (node, index) in chain.reversed() {
-      result = Self.extend(result, index: index, identifier: node.restorationIdentifier)
+      result = extend(result, index: index, identifier: node.restorationIdentifier)
       prefixes[ObjectIdentifier(node)] = result
     }
     return result
@@ -356,8 +359,8 @@ struct IdentifierPathResolver {
 
   /// A prefix followed by an index component and an identifier, each if present, with its
   /// depth when the prefix's is known.
-  static func extend(_ base: Prefix, index: Int?, identifier: String?) -> Prefix {
-    let path = extend(base.path, index: index, identifier: identifier)
+  private mutating func extend(_ base: Prefix, index: Int?, identifier: String?) -> Prefix {
+    let path = Self.extend(base.path, index: index, identifier: identifier)
     // Between ASCII pieces every separator is a character of its own, so the result's
     // components are the prefix's, the index component (not counted) and the identifier's, and
     // the depths add up. Elsewhere a separator can join a neighbouring character into one
@@ -365,7 +368,8 @@ struct IdentifierPathResolver {
     // counted from the whole path when asked for.
     guard base.depth >= 0 else { return Prefix(path: path, depth: -1) }
     guard let identifier else { return Prefix(path: path, depth: base.depth) }
-    guard let depth = IdentifierPath.asciiDepth(of: identifier) else {
+    guard let depth = identifierDepths.value(for: identifier, IdentifierPath.asciiDepth(of:))
+    else {
       return Prefix(path: path, depth: -1)
     }
     return Prefix(path: path, depth: base.depth + depth)

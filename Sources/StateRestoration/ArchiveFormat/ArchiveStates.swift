@@ -27,19 +27,8 @@ package final class ArchiveStates {
   /// Maps a UID to the path of the record it names; made once, not per value read.
   private let uid: (Int) throws(RestorationError) -> String
 
-  /// The key number each key name was last found as, by the bits of the name's `String`.
-  ///
-  /// Apps pass literal keys, whose bits repeat from call to call, and two strings with equal
-  /// bits are equal: a key is found by comparing two words instead of hashing its name. The
-  /// bits and numbers are plain words, read without retaining anything; the names are held
-  /// only so that their storage cannot be freed and reused while cached. A number of -1 caches
-  /// a name no state holds; -2 marks an empty slot.
-  @exclusivity(unchecked) private var recentBits = [(UInt64, UInt64)](
-    repeating: (0, 0), count: recentCount)
-  @exclusivity(unchecked) private var recentNumbers = [Int32](
-    repeating: -2, count: recentCount)
-  @exclusivity(unchecked) private var recentNames = [String](repeating: "", count: recentCount)
-  private static let recentCount = 64
+  /// The key number each key name was last found as, nil for a name no state holds.
+  @exclusivity(unchecked) private var recentNumbers = RecentStrings<Int32?>()
 
   /// Whether half of the states were checked on a background queue (see
   /// ``RestorationArchive/readLazily(_:limits:concurrently:pathsRead:)``).
@@ -65,20 +54,7 @@ package final class ArchiveStates {
   /// The number of a key name in the checked states, or nil when no state holds it.
   @inline(__always)
   private func number(ofKey key: String) -> Int32? {
-    guard MemoryLayout<String>.size == 16 else {
-      return reader.inPlace { $0.keyNumber(ofName: key) }
-    }
-    let bits = withUnsafeBytes(of: key) { raw in
-      (raw.load(as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self))
-    }
-    let slot = Int(truncatingIfNeeded: mixBits(bits.0 ^ (bits.1 &* 31))) & (Self.recentCount - 1)
-    let cached = recentNumbers[slot]
-    if cached != -2, recentBits[slot] == bits { return cached >= 0 ? cached : nil }
-    let number = reader.inPlace { $0.keyNumber(ofName: key) }
-    recentBits[slot] = bits
-    recentNumbers[slot] = number ?? -1
-    recentNames[slot] = key
-    return number
+    recentNumbers.value(for: key) { key in reader.inPlace { $0.keyNumber(ofName: key) } }
   }
 
   /// The number of records.

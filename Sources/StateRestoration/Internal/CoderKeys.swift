@@ -13,23 +13,13 @@ final class CoderKeys {
   // object writes, and nothing reenters while they change.
   @exclusivity(unchecked) private(set) var names: [String] = []
   @exclusivity(unchecked) private var numbers = StringTable(capacity: 64)
-  /// The last keys asked for, by the bits of their `String` value.
-  ///
-  /// Literal keys keep the same bits from call to call, and two strings with equal bits are
-  /// equal. The names are held, so their storage cannot be freed and reused while cached.
-  @exclusivity(unchecked) private var recent = [(name: String, number: Int32)?](
-    repeating: nil, count: 64)
+  /// The numbers of the last keys asked for.
+  @exclusivity(unchecked) private var recent = RecentStrings<Int32>()
 
   /// The number of a key name, assigned on first use.
   @inline(__always)
   func number(of name: String) -> Int32 {
-    guard Self.hasTwoWordStrings else { return intern(name) }
-    let bits = Self.bits(of: name)
-    let slot = Int(truncatingIfNeeded: mixBits(bits.0 ^ (bits.1 &* 31))) & (recent.count - 1)
-    if let cached = recent[slot], Self.bits(of: cached.name) == bits { return cached.number }
-    let number = intern(name)
-    recent[slot] = (name, number)
-    return number
+    recent.value(for: name) { intern($0) }
   }
 
   private func intern(_ name: String) -> Int32 {
@@ -48,15 +38,5 @@ final class CoderKeys {
   /// The number of a key name, or nil if no coder of the pass has used it.
   func existingNumber(of name: String) -> Int32? {
     numbers.value(for: name).map { Int32(truncatingIfNeeded: $0) }
-  }
-
-  private static let hasTwoWordStrings = MemoryLayout<String>.size == 16
-
-  /// A string's representation, as two words; only called where a `String` is two words.
-  @inline(__always)
-  private static func bits(of string: String) -> (UInt64, UInt64) {
-    return withUnsafeBytes(of: string) { raw in
-      (raw.load(as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self))
-    }
   }
 }
