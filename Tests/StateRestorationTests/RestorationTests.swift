@@ -217,14 +217,7 @@ import Testing
     pet.value = 42
     let settings = TestObject("Settings")
     settings.value = 5
-    final class Referrer: TestController {
-      var referenced: (any StateRestoring)?
-      override func encodeRestorableState(with coder: StateCoder) throws {
-        try super.encodeRestorableState(with: coder)
-        coder.encode(referenced, forKey: "pet")
-      }
-    }
-    let root = Referrer("Detail")
+    let root = ReferringController("Detail", key: "pet")
     root.referenced = pet
     pet.restorationParent = root
     let delegate = TestDelegate()
@@ -243,7 +236,7 @@ import Testing
 
     // At launch, registered objects at the same path get their state back.
     engine.preserveApplicationState(roots: [root])
-    let launchedRoot = Referrer("Detail")
+    let launchedRoot = ReferringController("Detail", key: "pet")
     let launchedPet = TestObject("Pet", parent: launchedRoot)
     let launchedSettings = TestObject("Settings")
     let relaunchDelegate = TestDelegate()
@@ -264,15 +257,8 @@ import Testing
 
   /// A node already in the walk through a reference is not added again by its parent.
   @Test func aNodeReferencedBeforeItsParentIsVisitedIsArchivedOnce() throws {
-    final class Referrer: TestController {
-      var referenced: (any StateRestoring)?
-      override func encodeRestorableState(with coder: StateCoder) throws {
-        try super.encodeRestorableState(with: coder)
-        coder.encode(referenced, forKey: "cousin")
-      }
-    }
     let root = TestController("Root")
-    let first = Referrer("First")
+    let first = ReferringController("First", key: "cousin")
     let second = TestController("Second")
     let cousin = TestController("Cousin")
     let sibling = TestController("Sibling")
@@ -504,5 +490,21 @@ enum ViewOwningRestoration: ObjectRestoration {
     controller.installRootView()
     controller.rootView?.addSubview(TestView("WebView"))
     return controller
+  }
+}
+
+/// A controller that also encodes a reference to another object, under a key of its own.
+private final class ReferringController: TestController {
+  let key: String
+  var referenced: (any StateRestoring)?
+
+  init(_ identifier: String, key: String) {
+    self.key = key
+    super.init(identifier)
+  }
+
+  override func encodeRestorableState(with coder: StateCoder) throws {
+    try super.encodeRestorableState(with: coder)
+    coder.encode(referenced, forKey: key)
   }
 }

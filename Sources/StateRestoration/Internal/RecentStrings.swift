@@ -11,7 +11,8 @@
 package struct RecentStrings<Value> {
   // Three tables rather than one of tuples: finding a string reads two plain words, without
   // retaining the cached string.
-  // Empty until the first string is cached: a resolver made for a single path never caches.
+  // Empty until the first string is cached, so that one made and never asked (a spent pass's
+  // replacement tables) allocates nothing.
   private var bits: [(UInt64, UInt64)] = []
   private var values: [Value?] = []
   private var strings: [String] = []
