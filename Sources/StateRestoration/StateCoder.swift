@@ -45,8 +45,10 @@ public final class StateCoder {
   /// thousands of keys still encodes in linear time.
   @exclusivity(unchecked) private var index: [Int32: Int]?
 
+  /// The link to the pass the coder belongs to.
+  private let link: PassLink<PreservationPass>?
   /// The pass the coder belongs to, while it runs.
-  private let pass: PassLink<PreservationPass>?
+  private var pass: PreservationPass? { link?.pass }
   /// Whether the pass has sent a snapshot of the values to its concurrent writer; a change after
   /// that makes the pass write its archive from the coders instead.
   @exclusivity(unchecked) var isHandedOff = false
@@ -56,12 +58,12 @@ public final class StateCoder {
   /// References encoded into it record the object's identifier path, computed from the tree,
   /// but pull nothing into an archive. Useful in tests of `encodeRestorableState(with:)`.
   public convenience init() {
-    self.init(identifierPath: nil, pass: nil, keys: CoderKeys())
+    self.init(identifierPath: nil, link: nil, keys: CoderKeys())
   }
 
-  init(identifierPath: String?, pass: PassLink<PreservationPass>?, keys: CoderKeys) {
+  init(identifierPath: String?, link: PassLink<PreservationPass>?, keys: CoderKeys) {
     self.identifierPath = identifierPath
-    self.pass = pass
+    self.link = link
     self.keys = keys
   }
 
@@ -229,7 +231,7 @@ public final class StateCoder {
   }
 
   private func referencePath(to object: any StateRestoring, key: String) -> String? {
-    if let pass = pass?.pass {
+    if let pass {
       return pass.encodeReference(to: object, key: key, in: identifierPath)
     }
     var resolver = IdentifierPathResolver()

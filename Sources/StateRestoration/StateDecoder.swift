@@ -28,8 +28,10 @@ public final class StateDecoder {
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
   public let identifierPath: String?
 
+  /// The link to the pass the decoder belongs to.
+  private let link: PassLink<RestorationPass>?
   /// The pass the decoder belongs to, while it runs.
-  private let pass: PassLink<RestorationPass>?
+  private var pass: RestorationPass? { link?.pass }
   /// The values, when given whole or once read whole.
   private var materialized: KeyedValues?
   /// The archive the values are read from, and the record's index in it; nil when given whole.
@@ -44,13 +46,13 @@ public final class StateDecoder {
   ///   - values: The values to read.
   ///   - identifierPath: The path to report in errors.
   public convenience init(values: KeyedValues, identifierPath: String? = nil) {
-    self.init(values: values, identifierPath: identifierPath, pass: nil)
+    self.init(values: values, identifierPath: identifierPath, link: nil)
   }
 
-  init(values: KeyedValues, identifierPath: String?, pass: PassLink<RestorationPass>?) {
+  init(values: KeyedValues, identifierPath: String?, link: PassLink<RestorationPass>?) {
     self.materialized = values
     self.identifierPath = identifierPath
-    self.pass = pass
+    self.link = link
     self.states = nil
     self.record = 0
   }
@@ -60,11 +62,11 @@ public final class StateDecoder {
     states: ArchiveStates,
     record: Int,
     identifierPath: String?,
-    pass: PassLink<RestorationPass>?
+    link: PassLink<RestorationPass>?
   ) {
     self.materialized = nil
     self.identifierPath = identifierPath
-    self.pass = pass
+    self.link = link
     self.states = states
     self.record = record
   }
@@ -189,10 +191,10 @@ public final class StateDecoder {
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
     if materialized == nil, let states {
       guard let index = states.recordIndex(forKey: key, record: record) else { return nil }
-      return pass?.pass?.resolveReference(record: index)
+      return pass?.resolveReference(record: index)
     }
     guard case .reference(let path) = value(forKey: key) else { return nil }
-    return pass?.pass?.resolveReference(path)
+    return pass?.resolveReference(path)
   }
 
   /// Reads a reference to an object of a given type.
@@ -218,7 +220,7 @@ public final class StateDecoder {
       return indices.map { index in
         DecodedReference(
           identifierPath: states.path(ofRecord: index),
-          object: pass?.pass?.resolveReference(record: index))
+          object: pass?.resolveReference(record: index))
       }
     }
     guard case .array(let items) = value(forKey: key) else { return nil }
@@ -227,7 +229,7 @@ public final class StateDecoder {
     for item in items {
       guard case .reference(let path) = item else { continue }
       result.append(
-        DecodedReference(identifierPath: path, object: pass?.pass?.resolveReference(path)))
+        DecodedReference(identifierPath: path, object: pass?.resolveReference(path)))
     }
     return result
   }
@@ -238,7 +240,7 @@ public final class StateDecoder {
   ///   - paths: The identifier paths of the children that were dropped.
   ///   - reason: Why, in words.
   public func reportTruncation(of paths: [String], reason: String) {
-    pass?.pass?.noteTruncation(of: paths, reason: reason, in: identifierPath)
+    pass?.noteTruncation(of: paths, reason: reason, in: identifierPath)
   }
 
   /// The object the app made available to restoration code through
@@ -246,7 +248,7 @@ public final class StateDecoder {
   ///
   /// Restoration classes are types, not instances; this is how they reach the app's data
   /// without globals.
-  public var applicationContext: AnyObject? { pass?.pass?.applicationContext }
+  public var applicationContext: AnyObject? { pass?.applicationContext }
 
   /// Adds a note to this object's entry in the restoration report, for state that came back
   /// only in part, such as a selected row whose item was deleted since.
@@ -254,14 +256,14 @@ public final class StateDecoder {
   /// - Parameter note: What happened, in words.
   public func reportNote(_ note: String) {
     guard let identifierPath else { return }
-    pass?.pass?.addNote(note, for: identifierPath)
+    pass?.addNote(note, for: identifierPath)
   }
 
   /// Writes a line to the restoration debug log (when debug logging is on).
   ///
   /// - Parameter message: The line.
   public func debugLog(_ message: String) {
-    pass?.pass?.debugLog(message)
+    pass?.debugLog(message)
   }
 
   private func located(_ error: RestorationError, key: String) -> RestorationError {

@@ -110,7 +110,7 @@ final class PreservationPass {
 
   /// Makes the top-level coder, whose references join the walk.
   func makeTopLevelCoder() -> StateCoder {
-    StateCoder(identifierPath: nil, pass: link, keys: keys)
+    StateCoder(identifierPath: nil, link: link, keys: keys)
   }
 
   /// Walks from the roots, encoding every object; the records are then in `records`, and
@@ -241,22 +241,20 @@ final class PreservationPass {
   }
   @exclusivity(unchecked) private var positions: [Int] = []
 
-  private func enqueue(_ object: any StateRestoring) {
+  // Borrowing and inlined, so that a child passed from its parent's array is not copied for
+  // the call: a retain and a release on the runtime's slow path for an object that is referenced
+  // weakly (a child's parent usually is). The queue's own copy is the only one made.
+  @inline(__always)
+  private func enqueue(_ object: borrowing any StateRestoring) {
     if enqueued.insert(true, for: ObjectIdentifier(object)) {
-      queue.append(object)
+      queue.append(copy object)
     }
   }
 
   /// Adds a node's children, then what it presents, to the walk.
   private func enqueueNodes(below node: any RestorationNode) {
-    // Children are checked in place: passing each to `enqueue` copied it, a retain and a
-    // release on the runtime's slow path for an object that is referenced weakly (a child's
-    // parent usually is).
     let children = node.restorationChildren
-    for index in children.indices
-    where enqueued.insert(true, for: ObjectIdentifier(children[index])) {
-      queue.append(children[index])
-    }
+    for index in children.indices { enqueue(children[index]) }
     if let presented = node.restorationPresentedNode { enqueue(presented) }
   }
 
@@ -293,7 +291,7 @@ final class PreservationPass {
     }
 
     pathOwners.insert(path, records.count, at: lookup)
-    let coder = StateCoder(identifierPath: path, pass: link, keys: keys)
+    let coder = StateCoder(identifierPath: path, link: link, keys: keys)
     var thrown: (any Error)?
     do {
       try object.encodeRestorableState(with: coder)

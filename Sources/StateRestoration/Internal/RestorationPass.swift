@@ -77,7 +77,7 @@ final class RestorationPass {
   private(set) lazy var topLevelDecoder = StateDecoder(
     values: archive.topLevel,
     identifierPath: nil,
-    pass: link
+    link: link
   )
 
   // MARK: Locating objects
@@ -147,9 +147,9 @@ final class RestorationPass {
     let path = records[index].identifierPath
     let decoder: StateDecoder
     if let states, index < states.recordCount {
-      decoder = StateDecoder(states: states, record: index, identifierPath: path, pass: link)
+      decoder = StateDecoder(states: states, record: index, identifierPath: path, link: link)
     } else {
-      decoder = StateDecoder(values: records[index].state, identifierPath: path, pass: link)
+      decoder = StateDecoder(values: records[index].state, identifierPath: path, link: link)
     }
     var entry = RestorationReport.Entry(
       identifierPath: path,
