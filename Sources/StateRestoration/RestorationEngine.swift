@@ -158,7 +158,8 @@ public final class RestorationEngine {
         debug("Preservation phase '\(phase.rawValue)' took \(Self.milliseconds(duration))")
       }
     }
-    lastPreservationReport = report
+    BackgroundRelease.replace(
+      &lastPreservationReport, with: report, inBackground: settings.usesBackgroundQueues)
     return report
   }
 
@@ -206,6 +207,9 @@ public final class RestorationEngine {
           recordPath: { records.identifierPath(at: $0) },
           resolve: { pass.archivePosition(ofPath: $0) },
           concurrently: offloading)
+        // The builder's tables hold every value of the archive: freed on a background queue, as
+        // the pass's are.
+        if settings.usesBackgroundQueues { BackgroundRelease.release(consume builder) }
       } else {
         bytes = try ArchiveBuilder.archiveBytes(
           topLevel: topLevel, records: &records, resolve: { pass.archivePosition(ofPath: $0) },
@@ -306,7 +310,8 @@ public final class RestorationEngine {
   @discardableResult
   public func restoreApplicationState(roots: [any StateRestoring]) -> RestorationReport {
     let report = restore(roots: roots)
-    lastRestorationReport = report
+    BackgroundRelease.replace(
+      &lastRestorationReport, with: report, inBackground: settings.usesBackgroundQueues)
     debug("Restoration finished: \(report.outcome)")
     for phase in RestorationReport.Phase.allCases {
       if let duration = report.timings[phase] {

@@ -39,6 +39,32 @@ import Testing
     #expect(released.elsewhere == 0)
   }
 
+  /// A kept report replaced by the next call's is freed on a background queue when the settings
+  /// allow it, and on the calling thread otherwise; the new one is kept either way.
+  @Test(arguments: [true, false])
+  func aReplacedReportIsFreedOnABackgroundQueueWhenAllowed(inBackground: Bool) async throws {
+    // Whether the replaced value was freed on the calling thread; nil until it is freed.
+    let freed = Mutex<Bool?>(nil)
+    let caller = pthread_self()
+    var kept: FreedWitness? = FreedWitness {
+      let onCaller = pthread_equal(caller, pthread_self()) != 0
+      freed.withLock { $0 = onCaller }
+    }
+    BackgroundRelease.replace(&kept, with: FreedWitness {}, inBackground: inBackground)
+    #expect(kept != nil)
+    if !inBackground {
+      // Freed before the call returned, here.
+      #expect(freed.withLock { $0 } == true)
+      return
+    }
+    var waited = 0
+    while freed.withLock({ $0 == nil }), waited < 500 {
+      try await Task.sleep(for: .milliseconds(10))
+      waited += 1
+    }
+    #expect(freed.withLock { $0 } == false)
+  }
+
   /// A restore whose paths are analysed on a background queue reports what a restore on one
   /// thread reports: objects of the launch tree, objects of a restoration class, duplicate
   /// paths, children archived before their parents, and children of parents not restored.
@@ -191,4 +217,15 @@ private enum TransientRestoration: ObjectRestoration {
     else { return nil }
     return Transient(token: token, index: index, list: nil)
   }
+}
+
+/// A value that calls back when its storage is freed, as a report's arrays are.
+private struct FreedWitness: Sendable {
+  private final class Storage: Sendable {
+    let onFree: @Sendable () -> Void
+    init(_ onFree: @escaping @Sendable () -> Void) { self.onFree = onFree }
+    deinit { onFree() }
+  }
+  private let storage: Storage
+  init(onFree: @escaping @Sendable () -> Void) { storage = Storage(onFree) }
 }
