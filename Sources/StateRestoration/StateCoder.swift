@@ -18,7 +18,9 @@ public final class StateCoder {
   /// The values written so far, in the order their keys were first written.
   public var values: KeyedValues {
     var result = KeyedValues(reservingCapacity: entries.count)
-    for entry in entries { result.appendUnchecked(keys.names[Int(entry.key)], entry.value) }
+    for entry in entries {
+      result.appendUnchecked(keys.names[Int(entry.key)], entry.value.stateValue)
+    }
     return result
   }
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
@@ -81,7 +83,7 @@ public final class StateCoder {
   /// Sets the value of a key.
   // Consuming: the value moves into the entries, where a borrowed one was copied there and the
   // caller's copy released (a retain and a release for every value with a payload).
-  private func set(_ value: consuming StateValue, forKey name: String) {
+  private func set(_ value: consuming CoderValue, forKey name: String) {
     if isHandedOff { keys.writtenAfterHandOff = true }
     let key = keys.number(of: name)
     if let position = position(of: key) {
@@ -130,9 +132,22 @@ public final class StateCoder {
   ///   - key: The key; a later write to the same key replaces it.
   @inlinable
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String) {
-    // Inlinable so that the conversion is specialized in the app's code: unspecialized generic
-    // calls through witness tables were a third of the cost of encoding an object.
+    // Inlinable so that the conversion is specialized in the app's code, where this test folds
+    // away for every other type: unspecialized generic calls through witness tables were a
+    // third of the cost of encoding an object. Arrays of integers (selections, index paths) are
+    // the commonest arrays apps archive: kept as the app's array, they skip a `StateValue` per
+    // element and the array of them.
+    if T.self == [Int].self, let integers = value as? [Int] {
+      encodeIntegers(integers, forKey: key)
+      return
+    }
     encodeValue(value.stateValue, forKey: key)
+  }
+
+  /// Writes an array of integers as the app's array; archived as an array of integer values.
+  @usableFromInline
+  func encodeIntegers(_ integers: [Int], forKey key: String) {
+    set(.integers(integers), forKey: key)
   }
 
   /// Writes a value, or marks the key sensitive so that its value never reaches the disk.
@@ -164,7 +179,7 @@ public final class StateCoder {
   ///   fails to encode; the key is then left unchanged.
   public func encode<T: Encodable>(_ value: T, forKey key: String) throws(RestorationError) {
     do {
-      set(try StateValue.encoding(value), forKey: key)
+      set(.value(try StateValue.encoding(value)), forKey: key)
     } catch {
       var located = error
       located.key = key
@@ -180,7 +195,7 @@ public final class StateCoder {
   ///   - value: The value.
   ///   - key: The key.
   public func encodeValue(_ value: consuming StateValue, forKey key: String) {
-    set(value, forKey: key)
+    set(.value(consume value), forKey: key)
   }
 
   /// Writes a reference to another restorable object, and adds that object to the archive.
@@ -199,7 +214,7 @@ public final class StateCoder {
       remove(forKey: key)
     case .some(let object):
       if let path = referencePath(to: object, key: key) {
-        set(.reference(path), forKey: key)
+        set(.value(.reference(path)), forKey: key)
       }
     }
   }
@@ -220,7 +235,7 @@ public final class StateCoder {
         references.append(.reference(path))
       }
     }
-    set(.array(references), forKey: key)
+    set(.value(.array(references)), forKey: key)
   }
 
   /// Removes a key.
@@ -242,5 +257,22 @@ public final class StateCoder {
 /// One value of a coder, with its key's number in the pass's ``CoderKeys``.
 struct CoderEntry {
   var key: Int32
-  var value: StateValue
+  var value: CoderValue
+}
+
+/// A value as a coder keeps it until the archive is written.
+enum CoderValue {
+  /// A value in its archived form.
+  case value(StateValue)
+  /// An array of integers as the app gave it: the writer writes the bytes of the array of
+  /// integer values it stands for, without making one.
+  case integers([Int])
+
+  /// The value in its archived form.
+  var stateValue: StateValue {
+    switch self {
+    case .value(let value): value
+    case .integers(let integers): .array(integers.map { .integer(Int64($0)) })
+    }
+  }
 }

@@ -198,6 +198,38 @@ import Testing
     #expect(store.contents[.archive] == bytes)
   }
 
+  /// Arrays of integers stay the app's arrays in the coder until the archive is written: both
+  /// writers must write the bytes of the arrays of integer values they stand for, and the
+  /// public values must show those arrays.
+  @Test(arguments: [nil, 1])
+  func integerArraysKeptAsTheAppsArraysAreByteIdentical(concurrentWriteThreshold: Int?) throws {
+    let objects = (0..<3).map { IntegerArrays("Integers\($0)", seed: $0) }
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in
+      for object in objects { coder.encode(object, forKey: object.restorationIdentifier ?? "") }
+    }
+    let engine = engine(delegate, concurrentWriteThreshold: concurrentWriteThreshold)
+    let bytes = try expectSameBytes(engine, roots: [])
+    if concurrentWriteThreshold != nil { #expect(engine.lastArchiveWrittenConcurrently) }
+
+    let archive = try RestorationArchive(decoding: bytes)
+    let record = try #require(archive.record(at: "Integers2"))
+    #expect(record.state.keys == ["selection", "empty", "extremes", "replaced", "shared"])
+    #expect(record.state["selection"] == .array([.integer(2), .integer(-1), .integer(2)]))
+    #expect(record.state["empty"] == .array([]))
+    #expect(
+      record.state["extremes"]
+        == .array([.integer(Int64(Int.min)), .integer(0), .integer(Int64(Int.max))]))
+    #expect(record.state["replaced"] == .array([.integer(7)]))
+    #expect(record.sensitiveKeys == ["secret"])
+    #expect(record.state["secret"] == nil)
+
+    let coder = StateCoder()
+    try objects[1].encodeRestorableState(with: coder)
+    #expect(coder.values["selection"] == .array([.integer(1), .integer(-1), .integer(1)]))
+    #expect(coder.values["replaced"] == .array([.integer(7)]))
+  }
+
   @Test func rewrittenRemovedAndSensitiveKeysAreByteIdentical() throws {
     let object = KeyChurner("Churner")
     let delegate = TestDelegate()
@@ -351,4 +383,29 @@ private final class KeyChurner: StateRestoring {
     coder.encode(1234, forKey: "pin", sensitive: true)
     coder.encode(true, forKey: "late")
   }
+}
+
+/// Writes arrays of integers: repeated, empty, extreme, rewritten over another value, shared
+/// between keys, and sensitive.
+private final class IntegerArrays: StateRestoring {
+  let restorationIdentifier: String?
+  let seed: Int
+
+  init(_ identifier: String, seed: Int) {
+    restorationIdentifier = identifier
+    self.seed = seed
+  }
+
+  func encodeRestorableState(with coder: StateCoder) throws {
+    let selection = [seed, -1, seed]
+    coder.encode(selection, forKey: "selection")
+    coder.encode([Int](), forKey: "empty")
+    coder.encode([Int.min, 0, Int.max], forKey: "extremes")
+    coder.encode("a string first", forKey: "replaced")
+    coder.encode([7], forKey: "replaced")
+    coder.encode(selection, forKey: "shared")
+    coder.encode([1, 2, 3], forKey: "secret", sensitive: true)
+  }
+
+  func decodeRestorableState(with coder: StateDecoder) throws {}
 }

@@ -273,6 +273,22 @@ struct BinaryPropertyListWriter {
     }
   }
 
+  /// Adds a coder's value where it lies, as ``addInPlace(_:)-(StateValue)`` adds the value
+  /// it stands for.
+  @inline(__always)
+  private mutating func addInPlace(_ value: borrowing CoderValue) -> Int {
+    switch value {
+    case .value(let value): return addInPlace(value)
+    case .integers(let integers):
+      // The bytes of `.array` of `.integer` values, made without them.
+      let mark = pending.count
+      integers.withUnsafeBufferPointer { integers in
+        for index in integers.indices { pending.push(add(integer: Int64(integers[index]))) }
+      }
+      return appendContainer(from: mark, isDictionary: false)
+    }
+  }
+
   /// Adds a dictionary with keys in the given order.
   mutating func addDictionary(_ values: KeyedValues) -> Int {
     let mark = pending.count
