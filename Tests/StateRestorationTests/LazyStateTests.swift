@@ -24,6 +24,9 @@ import Testing
     root["when"] = .date(Date(timeIntervalSinceReferenceDate: 12.5))
     root["blob"] = .data(Data([0, 1, 2, 255]))
     root["unicode"] = .string("naïve ☃")
+    // ASCII strings of every header form: empty, short, and with a count object of its own.
+    root["blank"] = .string("")
+    root["long"] = .string(String(repeating: "query ", count: 7))
     root["list"] = .array([.integer(1), .string("two"), .array([.bool(false)])])
     // Arrays of scalars only are read by a path of their own; a wide integer sends one back to
     // the general reader.

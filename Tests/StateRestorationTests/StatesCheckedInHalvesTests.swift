@@ -140,6 +140,55 @@ extension LazyStateTests {
     }
   }
 
+  /// A record of the later half whose state references an object past the file's objects is
+  /// refused as one thread refuses it; the background check, which gets the reference before
+  /// the calling thread has checked it, must not index anything by it.
+  @Test func aStateReferencePastTheObjectsInTheLaterHalfIsRefusedAsOnOneThread() throws {
+    let count = 1_000
+    let target = 900
+    var bytes = craftedArchive(records: count) { index in
+      index == target ? [("TargetStateKey", .integer(1))] : [("value", .integer(Int64(index)))]
+    }
+    // The trailer gives the reference size and the offset table; find the target's state
+    // dictionary (its only key is the unique name) and the record dictionary that names it.
+    let trailer = bytes.count - 32
+    let offsetSize = Int(bytes[trailer + 6])
+    let referenceSize = Int(bytes[trailer + 7])
+    func integer(at start: Int, width: Int) -> Int {
+      bytes[start..<(start + width)].reduce(0) { $0 << 8 | Int($1) }
+    }
+    let objectCount = integer(at: trailer + 8, width: 8)
+    let tableStart = integer(at: trailer + 24, width: 8)
+    let offsets = (0..<objectCount).map {
+      integer(at: tableStart + $0 * offsetSize, width: offsetSize)
+    }
+    let name = Array("TargetStateKey".utf8)
+    let nameObject = try #require(
+      offsets.firstIndex { offset in
+        bytes[offset] == 0x50 | UInt8(name.count)
+          && Array(bytes[(offset + 1)...].prefix(name.count)) == name
+      })
+    let stateObject = try #require(
+      offsets.firstIndex { offset in
+        bytes[offset] == 0xD1 && integer(at: offset + 1, width: referenceSize) == nameObject
+      })
+    // A record dictionary: four keys, then four values, the state's among them.
+    let patched = try #require(
+      offsets.lazy.compactMap { offset -> Int? in
+        guard bytes[offset] == 0xD4 else { return nil }
+        return (4..<8).lazy.map { offset + 1 + $0 * referenceSize }
+          .first { integer(at: $0, width: referenceSize) == stateObject }
+      }.first)
+    for byte in 0..<referenceSize { bytes[patched + byte] = 0xFF }
+    refreshArchiveChecksum(&bytes)
+
+    let error = expectSameAnswer(
+      lazy(bytes), lazy(bytes, concurrently: true), "a state reference past the objects")
+    #expect(error?.code == .malformed)
+    #expect(
+      error?.message.contains("reference to object \((1 << (8 * referenceSize)) - 1)") == true)
+  }
+
   /// States that share one container spend the value budget once per reference: two halves
   /// that each stay within it but together overspend it are refused as one thread refuses them.
   @Test func halvesThatTogetherOverspendTheBudgetAreRefusedAsOnOneThread() throws {

@@ -916,18 +916,21 @@ struct BinaryPropertyListReader: InPlaceAccess {
     depth: Int,
     _ body: (inout BinaryPropertyListReader, Int) throws(RestorationError) -> T
   ) throws(RestorationError) -> T {
+    // The reference is checked before anything is indexed by it: the background half of a
+    // states check gets each record's state reference before the calling thread has checked it.
+    let offset = try offset(of: reference)
     guard depth < limits.maxDepth else {
       throw RestorationError(
         .limitExceeded,
         "containers nested deeper than \(limits.maxDepth)",
-        offset: try offset(of: reference)
+        offset: offset
       )
     }
     guard !inProgress[reference] else {
       throw RestorationError(
         .malformed,
         "object \(reference) contains itself (reference cycle)",
-        offset: try offset(of: reference)
+        offset: offset
       )
     }
     inProgress[reference] = true
