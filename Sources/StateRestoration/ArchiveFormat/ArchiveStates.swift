@@ -106,6 +106,7 @@ package final class ArchiveStates {
   private func value(at reference: Int) -> StateValue? {
     reader.inPlace { reader in
       if let scalar = reader.scalarValue(reference) { return scalar }
+      if let string = reader.asciiStringValue(reference) { return string }
       if let array = reader.scalarArray(reference) { return array }
       return try? reader.value(reference, depth: 3, uid: uid)
     }

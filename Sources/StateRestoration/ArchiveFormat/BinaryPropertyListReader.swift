@@ -718,6 +718,25 @@ struct BinaryPropertyListReader: InPlaceAccess {
     }
   }
 
+  /// An ASCII string (titles, search texts), read without the guards and the cache of
+  /// ``value(_:depth:uid:)``, which cost more than the string; nil for any other object, which
+  /// ``value(_:depth:uid:)`` then reads.
+  ///
+  /// For files checked whole, whose ASCII strings the check found ASCII; the span is still
+  /// checked, and decoding repairs what is not UTF-8, so a reader used otherwise never traps.
+  func asciiStringValue(_ reference: Int) -> StateValue? {
+    guard reference >= 0, reference < objectCount else { return nil }
+    let offset = offsets[reference]
+    guard bytes[offset] >> 4 == 0x5, let (count, start) = try? header(at: offset),
+      start <= offsetTableOffset, count <= offsetTableOffset - start
+    else { return nil }
+    return bytes.withUnsafeBufferPointer { bytes in
+      .string(
+        String(
+          decoding: UnsafeBufferPointer(rebasing: bytes[start..<(start + count)]), as: UTF8.self))
+    }
+  }
+
   /// An array whose elements are all Booleans, integers, reals or dates (a selection, a list
   /// of numbers), read without the guards for nested containers, which such an array cannot
   /// hold and which cost more than its elements; nil for any other object, which

@@ -20,9 +20,12 @@ package struct ArchivedPaths: InPlaceAccess {
   /// The components of each record's path, as ``IdentifierPath/components(of:)`` splits them.
   package private(set) var components: [[String]] = []
 
-  /// The last path ``nearestArchivedAncestor(of:)`` looked up the table for, with the length of
-  /// its parent path and the answer.
-  private var lastAncestor: (path: String, parentLength: Int, ancestor: Int?)?
+  /// The last record whose path ``nearestArchivedAncestor(of:record:)`` looked up the table for,
+  /// with the length of its parent path and the answer.
+  ///
+  /// The record rather than its path: copying the path in and out of this tuple for every
+  /// record cost a sixth of the analysis.
+  private var lastAncestor: (record: Int, parentLength: Int, ancestor: Int?)?
   /// Distinct components too long to fit in a `String` value, made once each.
   private var componentNames = StringTable()
 
@@ -39,7 +42,7 @@ package struct ArchivedPaths: InPlaceAccess {
     ancestors.reserveCapacity(paths.count)
     components.reserveCapacity(paths.count)
     for (index, path) in paths.enumerated() {
-      let ancestor = nearestArchivedAncestor(of: path)
+      let ancestor = nearestArchivedAncestor(of: path, record: index)
       ancestors.append(ancestor ?? -1)
       components.append(components(of: path, ancestor: ancestor))
       // Added after the lookups: a record's ancestors are the records before it. The path
@@ -64,18 +67,22 @@ package struct ArchivedPaths: InPlaceAccess {
   }
 
   /// The closest proper ancestor path that has a record among those added so far.
-  private mutating func nearestArchivedAncestor(of path: String) -> Int? {
+  ///
+  /// - Parameters:
+  ///   - path: The path of `record`.
+  ///   - record: The record.
+  private mutating func nearestArchivedAncestor(of path: String, record: Int) -> Int? {
     // Parent paths are prefixes of the path: look them up in the path's own bytes rather than
     // making a string per level.
     let last = lastAncestor
-    let found: (answer: Int??, last: (path: String, parentLength: Int, ancestor: Int?)?) =
+    let found: (answer: Int??, last: (record: Int, parentLength: Int, ancestor: Int?)?) =
       firstRecords.withUTF8(of: path) { bytes, table in
         guard isASCII(UnsafeRawBufferPointer(bytes)) else { return (.none, nil) }
         var end = IdentifierPath.parentEnd(in: bytes)
         // Siblings follow each other in the archive: a record whose parent path is the last
         // record's has the same answer, found by comparing bytes instead of hashing them.
         if let length = end, let known = last, known.parentLength == length {
-          var knownPath = known.path
+          var knownPath = paths[known.record]
           let same = knownPath.withUTF8 { knownBytes in
             length <= knownBytes.count
               && bytesEqual(
@@ -94,7 +101,7 @@ package struct ArchivedPaths: InPlaceAccess {
           }
           end = IdentifierPath.parentEnd(in: prefix)
         }
-        return (.some(result), parentLength.map { (path, $0, result) })
+        return (.some(result), parentLength.map { (record, $0, result) })
       }
     lastAncestor = found.last
     if case .some(let index) = found.answer { return index }
