@@ -46,6 +46,9 @@ public final class StateCoder {
   /// Positions by key number, built once a coder holds many keys, so that an object with
   /// thousands of keys still encodes in linear time.
   @exclusivity(unchecked) private var index: [Int32: Int]?
+  /// The key numbers below 64 that hold a value, one bit each: a key written for the first
+  /// time, as almost every key is, is appended without searching the entries for it.
+  @exclusivity(unchecked) private var heldKeys: UInt64 = 0
 
   /// The link to the pass the coder belongs to.
   private let link: PassLink<PreservationPass>?
@@ -73,6 +76,7 @@ public final class StateCoder {
   private static let indexThreshold = 12
 
   private func position(of key: Int32) -> Int? {
+    if key < 64, heldKeys & (1 << UInt64(key)) == 0 { return nil }
     if let index { return index[key] }
     return entries.withUnsafeBufferPointer { entries in
       for position in entries.indices where entries[position].key == key { return position }
@@ -93,6 +97,7 @@ public final class StateCoder {
     // Coders hold a handful of keys: one allocation for eight instead of four as they grow.
     if entries.isEmpty { entries.reserveCapacity(8) }
     entries.append(CoderEntry(key: key, value: value))
+    if key < 64 { heldKeys |= 1 << UInt64(key) }
     if index != nil {
       index?[key] = entries.count - 1
     } else if entries.count > Self.indexThreshold {
@@ -106,6 +111,7 @@ public final class StateCoder {
     let key = keys.number(of: name)
     guard let position = position(of: key) else { return }
     entries.remove(at: position)
+    if key < 64 { heldKeys &= ~(1 << UInt64(key)) }
     if index != nil { rebuildIndex() }
   }
 

@@ -243,6 +243,44 @@ import Testing
     #expect(record.sensitiveKeys == ["password", "pin"])
   }
 
+  /// Rewrites and removals keep one value per key, on both sides of the 64th key number.
+  ///
+  /// A coder knows which of the first 64 key numbers it holds without searching; keys numbered
+  /// past them are searched for.
+  @Test func keysNumberedPastSixtyFourRewriteAndRemoveAsTheFirstOnes() {
+    let coder = StateCoder()
+    for index in 0..<100 { coder.encode(index, forKey: "key\(index)") }
+    coder.encode("low", forKey: "key3")
+    coder.encode("high", forKey: "key80")
+    coder.removeValue(forKey: "key4")
+    coder.removeValue(forKey: "key90")
+    coder.encode(-4, forKey: "key4")
+    coder.encode(-90, forKey: "key90")
+    coder.encode("again", forKey: "key4")
+    let values = coder.values
+    #expect(values.keys.count == 100)
+    #expect(Set(values.keys).count == 100)
+    #expect(values.keys.suffix(2) == ["key4", "key90"])
+    #expect(values["key3"] == .string("low"))
+    #expect(values["key80"] == .string("high"))
+    #expect(values["key4"] == .string("again"))
+    #expect(values["key90"] == .integer(-90))
+    #expect(coder.contains("key63") && coder.contains("key64") && coder.contains("key99"))
+
+    // A small coder whose keys the pass numbered past 64, because the top-level coder took the
+    // first 70 numbers: it scans for them.
+    let object = KeyChurner("Churner")
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in
+      for index in 0..<70 { coder.encode(index, forKey: "key\(index)") }
+      coder.encode(object, forKey: "churner")
+    }
+    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: delegate)
+    let archive = engine.makeArchive(roots: []).archive
+    #expect(archive?.topLevel["key69"] == .integer(69))
+    #expect(archive?.record(at: "Churner")?.state.keys == ["kept", "rewritten", "late"])
+  }
+
   @Test func aCoderWithManyKeysKeepsOrderThroughRewritesAndRemovals() {
     // Past a dozen keys the coder finds keys through an index; removals rebuild it.
     let coder = StateCoder()

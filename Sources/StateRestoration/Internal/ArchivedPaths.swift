@@ -71,6 +71,7 @@ package struct ArchivedPaths: InPlaceAccess {
   /// - Parameters:
   ///   - path: The path of `record`.
   ///   - record: The record.
+  /// - Returns: The first record of that ancestor path, or nil when none has a record yet.
   private mutating func nearestArchivedAncestor(of path: String, record: Int) -> Int? {
     // Parent paths are prefixes of the path: look them up in the path's own bytes rather than
     // making a string per level.
