@@ -85,8 +85,10 @@ struct BinaryPropertyListReader: InPlaceAccess {
   private var numbersByName: [String: Int32] = [:]
   /// The names, by number.
   private(set) var keyNames: [String] = []
-  /// The name numbers of the dictionary being checked (one buffer for all of them).
-  var scratch: [Int32] = []
+  /// The name numbers of the dictionaries being read or checked, one buffer for all of them: a
+  /// dictionary read while its parent is stacks its numbers above the parent's (see
+  /// ``noteKey(_:from:hashed:)``).
+  private var scratch: [Int32] = []
   /// Containers being decoded, to detect reference cycles.
   private var inProgress: [Bool]
   /// How many more values may be materialized; bounds the work a file of shared containers
@@ -511,17 +513,24 @@ struct BinaryPropertyListReader: InPlaceAccess {
       in
       let (count, start) = try reader.containerSpan(reference, isDictionary: true)
       var result = KeyedValues(reservingCapacity: count)
+      // Keys are compared by name number, as the check compares them: comparing each name with
+      // the ones before it was a twentieth of reading an archive.
+      let base = reader.scratch.count
+      defer { reader.scratch.removeLast(reader.scratch.count - base) }
+      var hashed: Set<Int32>?
       for index in 0..<count {
-        let name = try reader.string(reader.reference(at: start, index))
-        let value = reader.reference(at: start, count + index)
-        guard result[name] == nil else {
+        let key = reader.reference(at: start, index)
+        let number = try reader.keyNumber(key)
+        guard !reader.noteKey(number, from: base, hashed: &hashed) else {
           throw RestorationError(
             .malformed,
-            "dictionary repeats the key '\(name)'",
+            "dictionary repeats the key '\(reader.keyName(number))'",
             offset: try reader.offset(of: reference)
           )
         }
-        result.appendUnchecked(name, try reader.value(value, depth: depth + 1, uid: uid))
+        let value = reader.reference(at: start, count + index)
+        result.appendUnchecked(
+          reader.keyName(number), try reader.value(value, depth: depth + 1, uid: uid))
       }
       return result
     }
@@ -801,22 +810,13 @@ struct BinaryPropertyListReader: InPlaceAccess {
     try container(reference, depth: depth) {
       (reader: inout BinaryPropertyListReader, depth: Int) throws(RestorationError) -> Int in
       let (count, start) = try reader.containerSpan(reference, isDictionary: true)
-      // Keys are compared by name number (one per distinct name, see `keyNumber`): a short
-      // list is searched, a long one hashed, as `KeyedValues` does with names.
-      reader.scratch.removeAll(keepingCapacity: true)
+      let base = reader.scratch.count
+      defer { reader.scratch.removeLast(reader.scratch.count - base) }
       var hashed: Set<Int32>?
       for index in 0..<count {
         let key = reader.reference(at: start, index)
         let number = try reader.keyNumber(key)
-        let repeated: Bool
-        if hashed != nil {
-          repeated = hashed?.insert(number).inserted == false
-        } else {
-          repeated = reader.scratch.contains(number)
-          reader.scratch.append(number)
-          if reader.scratch.count > KeyedValues.indexThreshold { hashed = Set(reader.scratch) }
-        }
-        guard !repeated else {
+        guard !reader.noteKey(number, from: base, hashed: &hashed) else {
           throw RestorationError(
             .malformed,
             "dictionary repeats the key '\(try reader.string(key))'",
@@ -830,6 +830,35 @@ struct BinaryPropertyListReader: InPlaceAccess {
       }
       return count
     }
+  }
+
+  /// Notes a key of the dictionary whose numbers start at `base` in `scratch`, and tells
+  /// whether that dictionary already had it.
+  ///
+  /// Keys compare by name number (one per distinct name, see ``keyNumber(_:)``): a short list
+  /// is searched, a long one hashed, as ``KeyedValues`` does with names.
+  ///
+  /// - Parameters:
+  ///   - number: The key's name number.
+  ///   - base: Where the dictionary's numbers start in `scratch`.
+  ///   - hashed: The dictionary's numbers once it has many; nil before.
+  /// - Returns: True if the key is repeated.
+  @inline(__always)
+  private mutating func noteKey(_ number: Int32, from base: Int, hashed: inout Set<Int32>?) -> Bool
+  {
+    if hashed != nil { return hashed?.insert(number).inserted == false }
+    let repeated = scratch.withUnsafeBufferPointer { numbers in
+      // A loop over the buffer: `contains` on a slice of the array was not specialized.
+      var index = base
+      while index < numbers.count {
+        if numbers[index] == number { return true }
+        index += 1
+      }
+      return false
+    }
+    scratch.append(number)
+    if scratch.count - base > KeyedValues.indexThreshold { hashed = Set(scratch[base...]) }
+    return repeated
   }
 
   /// The number ``keyNumber(_:)`` gave a name, or nil when no checked key holds it.
