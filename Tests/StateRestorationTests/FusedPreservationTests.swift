@@ -128,6 +128,23 @@ import Testing
   ///
   /// The app keeps the coder and changes it from a later object's encode; the archive is then
   /// written from the coders after the walk. Each kind of change on its own.
+  /// References resolved as the background queue adds the records they name give the bytes of
+  /// references resolved after the walk: to the first record, to records added before the
+  /// referring one and after it, in the same batch and in others.
+  @Test(arguments: [1, 2, 7, 300])
+  func referencesResolvedAsRecordsAreAddedAreByteIdentical(threshold: Int) throws {
+    let root = Sibling("Root")
+    for index in 0..<300 { root.add(Sibling("Item\(index)")) }
+    let engine = engine(TestDelegate(), concurrentWriteThreshold: threshold)
+    let bytes = try expectSameBytes(engine, roots: [root])
+    #expect(engine.lastArchiveWrittenConcurrently)
+    let archive = try RestorationArchive(decoding: bytes)
+    let item = try #require(archive.record(at: "Root/:[150]:/Item150"))
+    #expect(item.state["parent"] == .reference("Root"))
+    #expect(item.state["previous"] == .reference("Root/:[149]:/Item149"))
+    #expect(item.state["next"] == .reference("Root/:[151]:/Item151"))
+  }
+
   @Test(arguments: ["value", "sensitive", "removal"])
   func aCoderChangedAfterItsRecordWasSentIsArchivedWithTheChange(change: String) throws {
     let keeper = CoderKeeper()
@@ -443,6 +460,41 @@ private final class IntegerArrays: StateRestoring {
     coder.encode([7], forKey: "replaced")
     coder.encode(selection, forKey: "shared")
     coder.encode([1, 2, 3], forKey: "secret", sensitive: true)
+  }
+
+  func decodeRestorableState(with coder: StateDecoder) throws {}
+}
+
+/// A node whose children reference their parent and both neighbours.
+private final class Sibling: RestorationNode {
+  let restorationIdentifier: String?
+  weak var parent: Sibling?
+  var children: [Sibling] = []
+
+  init(_ identifier: String) { restorationIdentifier = identifier }
+
+  func add(_ child: Sibling) {
+    child.parent = self
+    children.append(child)
+  }
+
+  var restorationKind: RestorationKind { .viewController }
+
+  var restorationContainer: RestorationParentLink? {
+    parent.map { RestorationParentLink(parent: $0, index: $0.children.firstIndex { $0 === self }) }
+  }
+
+  var restorationChildren: [any StateRestoring] { children }
+
+  func encodeRestorableState(with coder: StateCoder) throws {
+    guard let parent, let index = parent.children.firstIndex(where: { $0 === self }) else {
+      return
+    }
+    coder.encode(parent, forKey: "parent")
+    if index > 0 { coder.encode(parent.children[index - 1], forKey: "previous") }
+    if index + 1 < parent.children.count {
+      coder.encode(parent.children[index + 1], forKey: "next")
+    }
   }
 
   func decodeRestorableState(with coder: StateDecoder) throws {}

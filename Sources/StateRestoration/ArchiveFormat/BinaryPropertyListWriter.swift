@@ -63,11 +63,21 @@ struct BinaryPropertyListWriter {
   private var integers = WordTable()
   private var reals = WordTable()
   private var dates = WordTable()
-  /// The object of each referenced path, so that equal references share one UID.
+  /// The UID index of each referenced path, so that equal references share one UID.
   private var uidTable: StringTable
-  /// The referenced paths, by UID index, with the record that first referenced each.
+  /// The referenced paths, by UID index, with the object of each UID and the record that first
+  /// referenced it.
   private var uidPaths: [String] = []
+  private var uidReferences: [Int] = []
   private var uidReferrers: [Int32] = []
+  /// The archive position of the first record with each UID's path, by UID index, once such a
+  /// record was added (see ``noteRecord(path:position:)``); -1 before.
+  ///
+  /// A preserve's records are added on a background queue while the walk goes on: references
+  /// resolved there leave the walk's thread a read of this array instead of a lookup each.
+  private var uidPositions: [Int] = []
+  /// The archive position of the first record with each path that no reference named yet.
+  private var unreferencedRecords: StringTable
   /// The record index of each UID, by UID index, once ``resolveReferences(_:)`` ran.
   private var uidValues: [UInt64] = []
   /// The record whose values are being added (its position in the archive), or -1; kept with
@@ -90,6 +100,7 @@ struct BinaryPropertyListWriter {
     // sized up front, their tables are not rebuilt a dozen times as they fill.
     dates = WordTable(capacity: max(16, estimatedObjectCount / 12))
     uidTable = StringTable(capacity: max(16, estimatedObjectCount / 12))
+    unreferencedRecords = StringTable(capacity: max(16, estimatedObjectCount / 24))
   }
 
   // MARK: Building the object table
@@ -143,18 +154,35 @@ struct BinaryPropertyListWriter {
   /// ``resolveReferences(_:)``, which must run before ``makeBytes(top:)``.
   mutating func add(referenceTo path: String) -> Int {
     let lookup = uidTable.lookUp(path)
-    if let existing = lookup.value { return existing }
+    if let existing = lookup.value { return uidReferences[existing] }
     // The UID's size depends on the index, known when it is resolved.
-    let reference = append(.uid(uidPaths.count), bytes: 0)
-    uidTable.insert(path, reference, at: lookup)
+    let index = uidPaths.count
+    let reference = append(.uid(index), bytes: 0)
+    uidTable.insert(path, index, at: lookup)
     uidPaths.append(path)
+    uidReferences.append(reference)
     uidReferrers.append(Int32(truncatingIfNeeded: referrer))
+    uidPositions.append(
+      unreferencedRecords.count == 0 ? -1 : unreferencedRecords.value(for: path) ?? -1)
     return reference
+  }
+
+  /// Notes that the record at an archive position has a path, so that references to the path
+  /// resolve without asking ``resolveReferences(_:)``'s closure.
+  ///
+  /// The first record with a path wins, as references point at the first.
+  mutating func noteRecord(path: String, position: Int) {
+    if let index = uidTable.value(for: path) {
+      if uidPositions[index] < 0 { uidPositions[index] = position }
+    } else {
+      unreferencedRecords.insert(path, position)
+    }
   }
 
   /// Fills in the record index of every reference.
   ///
-  /// - Parameter resolve: The record index of a path, or nil when no record has it.
+  /// - Parameter resolve: The record index of a path, or nil when no record has it; asked only
+  ///   for paths of no record noted by ``noteRecord(path:position:)``.
   /// - Returns: nil when every reference resolved; else the first dangling path, with the
   ///   position of the record whose values referenced it first (-1 for the top level).
   mutating func resolveReferences(
@@ -164,7 +192,8 @@ struct BinaryPropertyListWriter {
     uidValues.reserveCapacity(uidPaths.count)
     var bytes = 0
     for index in uidPaths.indices {
-      guard let record = resolve(uidPaths[index]) else {
+      let noted = uidPositions[index]
+      guard let record = noted >= 0 ? noted : resolve(uidPaths[index]) else {
         uidValues.removeAll()
         return (uidPaths[index], Int(uidReferrers[index]))
       }

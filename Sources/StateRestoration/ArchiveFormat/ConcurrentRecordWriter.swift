@@ -48,7 +48,7 @@ final class ConcurrentRecordWriter: @unchecked Sendable {
 
   /// Starts an archive of about `estimatedRecordCount` records.
   init(estimatedRecordCount: Int) {
-    builder = ArchiveBuilder(estimatedRecordCount: estimatedRecordCount)
+    builder = ArchiveBuilder(estimatedRecordCount: estimatedRecordCount, resolvesEarly: true)
   }
 
   /// Queues records to be added after those queued before, with the key names first used
