@@ -23,8 +23,10 @@ let package = Package(
     // Core
     .target(
       name: "StateRestoration",
-      dependencies: [.product(name: "Logging", package: "swift-log")]
+      dependencies: ["CRC32Folding", .product(name: "Logging", package: "swift-log")]
     ),
+    // The archive checksum's fast path, in C: Swift has no carry-less multiply.
+    .target(name: "CRC32Folding"),
 
     .target(
       name: "StateRestorationUI",
@@ -147,7 +149,8 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+for target in package.targets
+where [.executable, .test, .regular].contains(target.type) && target.name != "CRC32Folding" {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   settings.append(.enableUpcomingFeature("MemberImportVisibility"))

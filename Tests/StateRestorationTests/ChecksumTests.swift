@@ -23,6 +23,27 @@ import Testing
     }
   }
 
+  /// Folding whole blocks with carry-less multiplication gives zlib's checksum.
+  ///
+  /// At every length around the block sizes and the folding threshold, from aligned and
+  /// unaligned starts, and for a long buffer. Runs only where the processor folds.
+  @Test(.enabled(if: CRC32.foldingAvailable))
+  func foldedChecksumIsZlibs() {
+    let data = bytes(4_200, seed: 3)
+    for count in Array(0...300) + [511, 512, 513, 1_023, 1_024, 1_025, 4_096, 4_100] {
+      for start in [0, 1, 3, 8, 15] where start + count <= data.count {
+        let slice = data[start..<(start + count)]
+        let folded = slice.withUnsafeBytes { CRC32.checksum($0, folding: true) }
+        #expect(folded == referenceCRC32(slice), "\(count) bytes from \(start)")
+      }
+    }
+    let long = bytes(1_000_003, seed: 4)
+    #expect(
+      long.withUnsafeBytes { CRC32.checksum($0, folding: true) }
+        == long.withUnsafeBytes { CRC32.checksum($0, folding: false) })
+    #expect(long.withUnsafeBytes { CRC32.checksum($0, folding: true) } == referenceCRC32(long[...]))
+  }
+
   /// Two ranges' checksums combine into the checksum of both: at every split of short data,
   /// empty halves included, and at splits of longer data.
   @Test func checksumsOfTwoRangesCombineIntoTheChecksumOfBoth() {

@@ -2,7 +2,11 @@
 // (`zlib.crc32(data[13:])` in Python). CRC-32 catches every single-bit flip and every burst
 // of up to 32 bits, which is what torn writes and bad sectors produce. It is written here rather
 // than taken from zlib because zlib is not guaranteed to be present on every Linux host, and a
-// slicing-by-8 table loop keeps it far below a millisecond per megabyte.
+// slicing-by-8 table loop keeps it far below a millisecond per megabyte. Where the processor has
+// carry-less multiplication (x86-64 with PCLMULQDQ), whole blocks of 16 bytes are folded by the
+// C target CRC32Folding instead, several times faster; the table loop does the rest.
+
+import CRC32Folding
 
 /// CRC-32 (IEEE 802.3, reflected, as in zlib and PNG).
 package enum CRC32 {
@@ -31,10 +35,33 @@ package enum CRC32 {
   /// - Parameter bytes: The bytes.
   /// - Returns: The CRC-32, as zlib computes it with an initial value of 0.
   package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-    table.withUnsafeBufferPointer { t in
-      var crc: UInt32 = 0xFFFF_FFFF
+    checksum(bytes, folding: foldingAvailable)
+  }
+
+  /// Whether whole blocks are folded with carry-less multiplication on this processor.
+  package static let foldingAvailable = crc32_folding_available() != 0
+
+  /// The fewest bytes worth folding: the folding needs 64, and below a few hundred its setup
+  /// costs about what it saves.
+  private static let foldingThreshold = 256
+
+  /// The checksum of a byte range, folding whole blocks where `folding` allows it.
+  ///
+  /// - Parameters:
+  ///   - bytes: The bytes.
+  ///   - folding: Fold blocks of 16 bytes with carry-less multiplication; must be false where
+  ///     ``foldingAvailable`` is false.
+  /// - Returns: The CRC-32, as zlib computes it with an initial value of 0.
+  package static func checksum(_ bytes: UnsafeRawBufferPointer, folding: Bool) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    var index = 0
+    if folding, bytes.count >= foldingThreshold, let start = bytes.baseAddress {
+      let folded = bytes.count & ~15
+      crc = crc32_folding_fold(start.assumingMemoryBound(to: UInt8.self), folded, crc)
+      index = folded
+    }
+    return table.withUnsafeBufferPointer { t in
       let count = bytes.count
-      var index = 0
       while index + 8 <= count {
         let low =
           UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)) ^ crc
