@@ -122,7 +122,8 @@ struct Profile: ParsableCommand {
           restoration-comparison profile restore --iterations 1
 
       Encode and decode run in '*EngineProfiler*step*', preserve in \
-      '*EngineProfiler*preserve*'.
+      '*EngineProfiler*preserve*'. Valgrind 3.19 does not read clang's default DWARF 5: build \
+      with 'swift build -c release -Xcc -gdwarf-4' for the engine's C target.
       """)
 
   enum Operation: String, ExpressibleByArgument, CaseIterable {
