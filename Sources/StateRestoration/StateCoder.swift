@@ -278,7 +278,7 @@ enum CoderValue {
   var stateValue: StateValue {
     switch self {
     case .value(let value): value
-    case .integers(let integers): .array(integers.map { .integer(Int64($0)) })
+    case .integers(let integers): integers.stateValue
     }
   }
 }

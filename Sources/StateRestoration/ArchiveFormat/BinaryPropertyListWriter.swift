@@ -77,7 +77,10 @@ struct BinaryPropertyListWriter {
   /// resolved there leave the walk's thread a read of this array instead of a lookup each.
   private var uidPositions: [Int] = []
   /// The archive position of the first record with each path that no reference named yet.
-  private var unreferencedRecords: StringTable
+  ///
+  /// Small and grown as needed: it is empty unless records are noted, and a walk references most
+  /// records before it adds them.
+  private var unreferencedRecords = StringTable()
   /// The record index of each UID, by UID index, once ``resolveReferences(_:)`` ran.
   private var uidValues: [UInt64] = []
   /// The record whose values are being added (its position in the archive), or -1; kept with
@@ -100,7 +103,6 @@ struct BinaryPropertyListWriter {
     // sized up front, their tables are not rebuilt a dozen times as they fill.
     dates = WordTable(capacity: max(16, estimatedObjectCount / 12))
     uidTable = StringTable(capacity: max(16, estimatedObjectCount / 12))
-    unreferencedRecords = StringTable(capacity: max(16, estimatedObjectCount / 24))
   }
 
   // MARK: Building the object table

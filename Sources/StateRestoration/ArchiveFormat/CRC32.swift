@@ -41,8 +41,8 @@ package enum CRC32 {
   /// Whether whole blocks are folded with carry-less multiplication on this processor.
   package static let foldingAvailable = crc32_folding_available() != 0
 
-  /// The fewest bytes worth folding: the folding needs 64, and below a few hundred its setup
-  /// costs about what it saves.
+  /// The fewest bytes folded: the folding needs 64; shorter ranges (the trailer and small
+  /// archives' pieces) go through the table loop alone.
   private static let foldingThreshold = 256
 
   /// The checksum of a byte range, folding whole blocks where `folding` allows it.
