@@ -193,14 +193,14 @@ public enum IdentifierPath {
     }
   }
 
-  private static let slash = UInt8(ascii: "/")
+  fileprivate static let slash = UInt8(ascii: "/")
   /// A slash in every byte of a word, and the low seven bits of every byte.
   private static let slashes8: UInt64 = 0x2F2F_2F2F_2F2F_2F2F
   private static let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-  private static let colon = UInt8(ascii: ":")
-  private static let openBracket = UInt8(ascii: "[")
-  private static let closeBracket = UInt8(ascii: "]")
-  private static let zero = UInt8(ascii: "0")
+  fileprivate static let colon = UInt8(ascii: ":")
+  fileprivate static let openBracket = UInt8(ascii: "[")
+  fileprivate static let closeBracket = UInt8(ascii: "]")
+  fileprivate static let zero = UInt8(ascii: "0")
   private static let nine = UInt8(ascii: "9")
 }
 
@@ -379,64 +379,71 @@ struct IdentifierPathResolver {
   static func extend(_ base: String, index: Int?, identifier: String?) -> String {
     // The bytes are copied into one string of the final size: appending the components one by
     // one, and the index through string interpolation, cost ten times more than the rest of
-    // the walk. Every piece is valid UTF-8 and separators are ASCII, so the result is too.
+    // the walk. Every piece is valid UTF-8 and separators are ASCII, so the result is too. The
+    // bytes go through one moving pointer: a helper per piece, with a bounds-checked slice of the
+    // buffer each, cost half as much again as the string's allocation.
     var base = base
     var identifier = identifier
     return base.withUTF8 { base in
       withIdentifierBytes(&identifier) { identifier in
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        return withUnsafeMutableBytes(of: &digits) { digitBuffer -> String in
-          var digitCount = 0
+        let digitCount = index.map(decimalLength(of:)) ?? 0
+        let indexLength = index == nil ? 0 : digitCount + 4
+        let pieces = (base.isEmpty ? 0 : 1) + (index == nil ? 0 : 1) + (identifier == nil ? 0 : 1)
+        let total = base.count + indexLength + (identifier?.count ?? 0) + max(0, pieces - 1)
+        return String(unsafeUninitializedCapacity: total) { out in
+          guard let start = out.baseAddress else { return 0 }
+          var cursor = start
+          if let source = base.baseAddress, !base.isEmpty {
+            cursor.initialize(from: source, count: base.count)
+            cursor += base.count
+          }
           if let index {
-            // Decimal digits, most significant first, at the end of the scratch buffer.
+            if cursor != start {
+              cursor.initialize(to: IdentifierPath.slash)
+              cursor += 1
+            }
+            cursor[0] = IdentifierPath.colon
+            cursor[1] = IdentifierPath.openBracket
+            cursor += 2
+            // Decimal digits, written from the last one back.
             var value = index.magnitude
-            var position = digitBuffer.count
+            var digit = cursor + digitCount
             repeat {
-              position -= 1
-              digitBuffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+              digit -= 1
+              digit.initialize(to: IdentifierPath.zero + UInt8(truncatingIfNeeded: value % 10))
               value /= 10
             } while value > 0
-            if index < 0 {
-              position -= 1
-              digitBuffer[position] = UInt8(ascii: "-")
-            }
-            digitCount = digitBuffer.count - position
+            if index < 0 { cursor.initialize(to: UInt8(ascii: "-")) }
+            cursor += digitCount
+            cursor[0] = IdentifierPath.closeBracket
+            cursor[1] = IdentifierPath.colon
+            cursor += 2
           }
-          let indexLength = index == nil ? 0 : digitCount + 4
-          let pieces = (base.isEmpty ? 0 : 1) + (index == nil ? 0 : 1) + (identifier == nil ? 0 : 1)
-          let total =
-            base.count + indexLength + (identifier?.count ?? 0) + max(0, pieces - 1)
-          return String(unsafeUninitializedCapacity: total) { out in
-            var count = 0
-            func put(_ bytes: UnsafeRawBufferPointer) {
-              let end = count + bytes.count
-              UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[count..<end]))
-                .copyMemory(from: bytes)
-              count = end
+          if let identifier {
+            if cursor != start {
+              cursor.initialize(to: IdentifierPath.slash)
+              cursor += 1
             }
-            func put(_ byte: UInt8) {
-              out[count] = byte
-              count += 1
+            if let source = identifier.baseAddress {
+              cursor.initialize(from: source, count: identifier.count)
+              cursor += identifier.count
             }
-            put(UnsafeRawBufferPointer(base))
-            if index != nil {
-              if count > 0 { put(UInt8(ascii: "/")) }
-              put(UInt8(ascii: ":"))
-              put(UInt8(ascii: "["))
-              put(
-                UnsafeRawBufferPointer(rebasing: digitBuffer[(digitBuffer.count - digitCount)...]))
-              put(UInt8(ascii: "]"))
-              put(UInt8(ascii: ":"))
-            }
-            if let identifier {
-              if count > 0 { put(UInt8(ascii: "/")) }
-              put(UnsafeRawBufferPointer(identifier))
-            }
-            return count
           }
+          return cursor - start
         }
       }
     }
+  }
+
+  /// The number of characters of an integer in decimal, its minus sign included.
+  private static func decimalLength(of value: Int) -> Int {
+    var remaining = value.magnitude
+    var length = value < 0 ? 2 : 1
+    while remaining >= 10 {
+      remaining /= 10
+      length += 1
+    }
+    return length
   }
 
   /// Runs `body` over an optional identifier's UTF-8 bytes.

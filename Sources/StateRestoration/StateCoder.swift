@@ -241,7 +241,31 @@ public final class StateCoder {
         references.append(.reference(path))
       }
     }
-    set(.value(.array(references)), forKey: key)
+    encodeValue(.array(references), forKey: key)
+  }
+
+  /// Writes an array of references to objects of one class, adding each object to the archive.
+  ///
+  /// The same as encoding the array as `[any StateRestoring]`, without making that array first:
+  /// a container encoding its `[ViewController]` children takes this overload.
+  ///
+  /// - Parameters:
+  ///   - objects: The referenced objects, in order.
+  ///   - key: The key.
+  @inlinable
+  public func encode<Object: StateRestoring>(_ objects: [Object], forKey key: String) {
+    // Inlinable, so that the array is read as the app's: converting it to an array of
+    // existentials allocated one and retained every element, on the runtime's slow path for the
+    // weakly referenced objects (controllers) apps keep in such arrays. The loop is the one
+    // above, over the app's element type.
+    var references: [StateValue] = []
+    references.reserveCapacity(objects.count)
+    for index in objects.indices {
+      if let path = referencePath(to: objects[index], key: key) {
+        references.append(.reference(path))
+      }
+    }
+    encodeValue(.array(references), forKey: key)
   }
 
   /// Removes a key.
@@ -251,7 +275,9 @@ public final class StateCoder {
     remove(forKey: key)
   }
 
-  private func referencePath(to object: any StateRestoring, key: String) -> String? {
+  /// The path of a referenced object, which joins the pass; nil when it has none.
+  @usableFromInline
+  func referencePath(to object: any StateRestoring, key: String) -> String? {
     if let pass {
       return pass.encodeReference(to: object, key: key, in: identifierPath)
     }

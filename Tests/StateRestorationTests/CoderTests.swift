@@ -125,6 +125,53 @@ private struct Pet: Codable, Equatable {
     #expect(try decoder.decodeRequired(Int.self, forKey: "big") == 300)
   }
 
+  @Test func anArrayOfOneClassIsArchivedAsTheSameArrayOfReferencesAsAnArrayOfExistentials() {
+    final class Leaf: RestorationNode {
+      let restorationIdentifier: String?
+      let restorationContainer: RestorationParentLink?
+      init(_ identifier: String?, in parent: any StateRestoring, at index: Int) {
+        restorationIdentifier = identifier
+        restorationContainer = RestorationParentLink(parent: parent, index: index)
+      }
+      var restorationChildren: [any StateRestoring] { [] }
+      func encodeRestorableState(with coder: StateCoder) throws {}
+    }
+    final class Holder: StateRestoring {
+      let restorationIdentifier: String?
+      var leaves: [Leaf] = []
+      let asExistentials: Bool
+      init(_ identifier: String, asExistentials: Bool) {
+        restorationIdentifier = identifier
+        self.asExistentials = asExistentials
+      }
+      func encodeRestorableState(with coder: StateCoder) throws {
+        if asExistentials {
+          coder.encode(leaves as [any StateRestoring], forKey: "leaves")
+        } else {
+          coder.encode(leaves, forKey: "leaves")
+        }
+      }
+    }
+    var archives: [RestorationArchive] = []
+    for asExistentials in [false, true] {
+      let holder = Holder("Holder", asExistentials: asExistentials)
+      holder.leaves = [
+        Leaf("A", in: holder, at: 0), Leaf(nil, in: holder, at: 1), Leaf("C", in: holder, at: 2),
+      ]
+      let engine = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
+      let (archive, report) = engine.makeArchive(roots: [holder])
+      // The leaves are not the holder's tree children: only the references pull them in, and
+      // the one without an identifier is left out with an issue.
+      #expect(report.identifierPaths == ["Holder", "Holder/:[0]:/A", "Holder/:[2]:/C"])
+      #expect(report.issues.map(\.kind) == [.referenceWithoutPath])
+      #expect(
+        archive?.record(at: "Holder")?.state["leaves"]
+          == .array([.reference("Holder/:[0]:/A"), .reference("Holder/:[2]:/C")]))
+      if let archive { archives.append(archive) }
+    }
+    #expect(archives.count == 2 && archives[0].records == archives[1].records)
+  }
+
   @Test func containsReportsWrittenKeysAndLaterWritesReplace() {
     let coder = StateCoder()
     #expect(!coder.contains("a"))

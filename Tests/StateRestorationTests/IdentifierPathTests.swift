@@ -144,6 +144,47 @@ private func preservedPaths(_ roots: [any StateRestoring]) -> PreservationReport
     #expect(capture.warnings.contains { $0.contains("duplicatePath") })
   }
 
+  @Test(arguments: [nil, 0, 7, 9, 10, 99, 100, 123_456, -1, -10, Int.max, Int.min])
+  func everyIndexComponentIsWrittenInDecimalBetweenItsMarkers(index: Int?) {
+    final class Item: RestorationNode {
+      let restorationIdentifier: String?
+      let restorationContainer: RestorationParentLink?
+      init(_ identifier: String?, in container: RestorationParentLink?) {
+        restorationIdentifier = identifier
+        restorationContainer = container
+      }
+      var restorationChildren: [any StateRestoring] { [] }
+      func encodeRestorableState(with coder: StateCoder) throws {}
+    }
+    let indexComponent = index.map { ":[\($0)]:" }
+    for parentIdentifier in ["Root", "Racine/Café", ""] {
+      let parent = Item(parentIdentifier, in: nil)
+      for identifier in ["Leaf", "", "Blätter", nil] {
+        let child = Item(identifier, in: RestorationParentLink(parent: parent, index: index))
+        // A child without identifier has no path of its own; its child's path shows its index.
+        let grandchild = Item("Tip", in: RestorationParentLink(parent: child, index: nil))
+        let coder = StateCoder()
+        coder.encode(child, forKey: "child")
+        coder.encode(grandchild, forKey: "grandchild")
+        // A separator goes between pieces once the path so far is not empty.
+        func joined(_ tail: [String?]) -> String {
+          var path = ""
+          for case let piece? in [parentIdentifier, indexComponent] + tail {
+            if !path.isEmpty { path += "/" }
+            path += piece
+          }
+          return path
+        }
+        let expectedChild = identifier.map { joined([$0]) }
+        #expect(coder.values["child"] == expectedChild.map(StateValue.reference))
+        #expect(
+          coder.values["grandchild"] == .reference(joined([identifier, "Tip"])),
+          "parent \(parentIdentifier), identifier \(identifier ?? "nil"), index \(index.map(String.init) ?? "nil")"
+        )
+      }
+    }
+  }
+
   @Test func pathHelpersSplitAndClimb() {
     let path = "TabController/:[1]:/NavigationController/:[1]:/CityViewController"
     #expect(
