@@ -114,6 +114,13 @@ struct StringTable: InPlaceAccess {
     return Lookup(hash: hash, slot: slot, value: entry.map { values[$0] })
   }
 
+  /// The value for a key already looked up in another string table: every string table hashes
+  /// alike, so the key is not hashed again.
+  @inline(__always)
+  func value(for key: String, lookedUpAs lookup: Lookup) -> Int? {
+    find(key, hash: lookup.hash).entry.map { values[$0] }
+  }
+
   /// Inserts a key that ``lookUp(_:)`` did not find.
   @inline(__always)
   mutating func insert(_ key: String, _ value: Int, at lookup: Lookup) {
