@@ -26,7 +26,7 @@ func hashUTF8(_ string: String) -> UInt64 {
 
 /// A hash of raw bytes, eight at a time.
 @inline(__always)
-func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+package func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
   var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
   var index = 0
   let count = bytes.count
@@ -37,11 +37,19 @@ func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
   }
   if index < count {
     var tail: UInt64 = 0
-    var shift: UInt64 = 0
-    while index < count {
-      tail |= UInt64(bytes[index]) << shift
-      shift += 8
-      index += 1
+    if count >= 8 {
+      // The last eight bytes in one load, shifted so that the tail's first byte is the low one:
+      // the same word as the byte loop below builds, where that loop cost as much as the rest.
+      let last = UInt64(
+        littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+      tail = last >> UInt64(8 * (8 - (count - index)))
+    } else {
+      var shift: UInt64 = 0
+      while index < count {
+        tail |= UInt64(bytes[index]) << shift
+        shift += 8
+        index += 1
+      }
     }
     hash = (hash ^ tail) &* 0x100_0000_01B3 &+ (hash >> 29)
   }
