@@ -230,6 +230,12 @@ struct IdentifierPathResolver {
   /// One map serves both: pins were a second map, and a restoration wrote each located object
   /// to both (and to a third of the pass's own) for the price of three inserts.
   private var prefixes = IdentityMap<Prefix>()
+  /// The memoized objects without an identifier (gaps).
+  ///
+  /// A gap's prefix serves the objects below it, but it has no path. Gaps are few or none, so a
+  /// memoized object is found to have an identifier without asking it again. A set apart,
+  /// rather than a flag in ``Prefix``, whose two words copy as plain bits.
+  private var gaps: Set<ObjectIdentifier> = []
   /// The depths of the identifiers met last (nil for one that is not all ASCII): objects of one
   /// kind share an identifier, whose components were counted again for every object.
   private var identifierDepths = RecentStrings<Int?>()
@@ -279,10 +285,11 @@ struct IdentifierPathResolver {
   /// A pinned object has its path even without an identifier.
   private mutating func memoizedPath(of object: any StateRestoring) -> Prefix? {
     if let known = prefixes[ObjectIdentifier(object)] {
-      return known.isPinned || object.restorationIdentifier != nil ? known : nil
+      return known.isPinned || gaps.isEmpty || !gaps.contains(ObjectIdentifier(object))
+        ? known : nil
     }
-    guard object.restorationIdentifier != nil else { return nil }
-    return computedPrefix(of: object)
+    guard let identifier = object.restorationIdentifier else { return nil }
+    return computedPrefix(of: object, identifier: identifier)
   }
 
   /// The link from an object to the one above it: the tree container for nodes, the
@@ -298,13 +305,14 @@ struct IdentifierPathResolver {
   ///
   /// A gap (an ancestor without
   /// identifier) contributes its index component but no identifier, and the climb goes on.
-  private mutating func computedPrefix(of object: any StateRestoring) -> Prefix {
+  private mutating func computedPrefix(of object: any StateRestoring, identifier: String) -> Prefix
+  {
     // Walking a tree top-down, the parent's prefix is almost always known already.
     let link = Self.parentLink(of: object)
     let parentPrefix =
       link == nil ? Self.empty : prefixes[ObjectIdentifier(link.unsafelyUnwrapped.parent)]
     if let base = parentPrefix {
-      let result = extend(base, index: link?.index, identifier: object.restorationIdentifier)
+      let result = extend(base, index: link?.index, identifier: identifier)
       prefixes[ObjectIdentifier(object)] = result
       return result
     }
@@ -347,9 +355,12 @@ struct IdentifierPathResolver {
 
     // Walk back down, memoizing each object's prefix.
     var result = base
-    for (node, index) in chain.reversed() {
-      result = extend(result, index: index, identifier: node.restorationIdentifier)
+    for (position, (node, index)) in chain.enumerated().reversed() {
+      // The object itself is first on the chain; its identifier was read already.
+      let nodeIdentifier = position == 0 ? identifier : node.restorationIdentifier
+      result = extend(result, index: index, identifier: nodeIdentifier)
       prefixes[ObjectIdentifier(node)] = result
+      if nodeIdentifier == nil { gaps.insert(ObjectIdentifier(node)) }
     }
     return result
   }

@@ -96,6 +96,33 @@ private func preservedPaths(_ roots: [any StateRestoring]) -> PreservationReport
     #expect(report.identifierPaths.contains("Root/:[0]:/:[0]:/Below"))
   }
 
+  @Test func anObjectWithoutIdentifierStaysUnreferenceableAfterAPathBelowItWasComputed() {
+    // The path below the gap is computed first, which remembers the gap's index component for
+    // it; the gap itself must still have no path.
+    let root = TestController("Root")
+    let gap = TestController(nil)
+    let below = TestController("Below")
+    root.addChild(gap)
+    gap.addChild(below)
+    final class Referrer: StateRestoring {
+      let restorationIdentifier: String? = "Referrer"
+      let targets: [any StateRestoring]
+      init(_ targets: [any StateRestoring]) { self.targets = targets }
+      func encodeRestorableState(with coder: StateCoder) throws {
+        coder.encode(targets[0], forKey: "below")
+        coder.encode(targets[1], forKey: "gap")
+      }
+    }
+    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
+    let (archive, report) = engine.makeArchive(roots: [Referrer([below, gap]), root])
+    let referrerIssues = report.issues.filter { $0.identifierPath == "Referrer" }
+    #expect(referrerIssues.map(\.kind) == [.referenceWithoutPath])
+    #expect(referrerIssues.first?.message.contains("key 'gap'") == true)
+    let referrer = archive?.record(at: "Referrer")?.state
+    #expect(referrer?["below"] == .reference("Root/:[0]:/:[0]:/Below"))
+    #expect(referrer?["gap"] == nil)
+  }
+
   @Test func registeredObjectsTakeTheirPathFromRestorationParent() {
     let controller = TestController("Detail")
     let model = TestObject("PetModel", parent: controller)
