@@ -392,7 +392,7 @@ struct IdentifierPathResolver {
     // one, and the index through string interpolation, cost ten times more than the rest of
     // the walk. Every piece is valid UTF-8 and separators are ASCII, so the result is too. The
     // bytes go through one moving pointer: a helper per piece, with a bounds-checked slice of the
-    // buffer each, cost half as much again as the string's allocation.
+    // buffer each, cost more than allocating the string.
     var base = base
     var identifier = identifier
     return base.withUTF8 { base in

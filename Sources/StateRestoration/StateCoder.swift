@@ -239,11 +239,7 @@ public final class StateCoder {
     var references: [StateValue] = []
     references.reserveCapacity(objects.count)
     // By index, borrowing each object, where a for-in loop copied it (as above).
-    for index in objects.indices {
-      if let path = referencePath(to: objects[index], key: key) {
-        references.append(.reference(path))
-      }
-    }
+    for index in objects.indices { appendReference(to: objects[index], key: key, to: &references) }
     encodeValue(.array(references), forKey: key)
   }
 
@@ -258,17 +254,22 @@ public final class StateCoder {
   @inlinable
   public func encode<Object: StateRestoring>(_ objects: [Object], forKey key: String) {
     // Inlinable, so that the array is read as the app's: converting it to an array of
-    // existentials allocated one and retained every element, on the runtime's slow path for the
-    // weakly referenced objects (controllers) apps keep in such arrays. The loop is the one
-    // above, over the app's element type.
+    // existentials allocated a second array per call and copied every element into it. The loop
+    // is the one above, over the app's element type.
     var references: [StateValue] = []
     references.reserveCapacity(objects.count)
-    for index in objects.indices {
-      if let path = referencePath(to: objects[index], key: key) {
-        references.append(.reference(path))
-      }
-    }
+    for index in objects.indices { appendReference(to: objects[index], key: key, to: &references) }
     encodeValue(.array(references), forKey: key)
+  }
+
+  /// Appends the reference to an object, which joins the pass, unless it has no path.
+  @usableFromInline
+  func appendReference(
+    to object: any StateRestoring, key: String, to references: inout [StateValue]
+  ) {
+    if let path = referencePath(to: object, key: key) {
+      references.append(.reference(path))
+    }
   }
 
   /// Removes a key.
@@ -279,8 +280,7 @@ public final class StateCoder {
   }
 
   /// The path of a referenced object, which joins the pass; nil when it has none.
-  @usableFromInline
-  func referencePath(to object: any StateRestoring, key: String) -> String? {
+  private func referencePath(to object: any StateRestoring, key: String) -> String? {
     if let pass {
       return pass.encodeReference(to: object, key: key, in: identifierPath)
     }

@@ -3,7 +3,8 @@ import Testing
 
 /// The byte hash behind the passes' and the writer's string tables.
 @Suite struct HashBytesTests {
-  /// The hash as first written: whole words, then the tail gathered byte by byte.
+  /// The hash as first written: whole words, then the tail gathered byte by byte, then the
+  /// tables' finalizer.
   private func byteByByte(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
     var index = 0
@@ -23,13 +24,7 @@ import Testing
       }
       hash = (hash ^ tail) &* 0x100_0000_01B3 &+ (hash >> 29)
     }
-    var x = hash
-    x ^= x >> 33
-    x &*= 0xFF51_AFD7_ED55_8CCD
-    x ^= x >> 33
-    x &*= 0xC4CE_B9FE_1A85_EC53
-    x ^= x >> 33
-    return x
+    return mixBits(hash)
   }
 
   @Test func everyLengthAndStartHashesAsGatheringTheTailByteByByte() {

@@ -8,6 +8,26 @@ private func preservedPaths(_ roots: [any StateRestoring]) -> PreservationReport
   return engine.makeArchive(roots: roots).report
 }
 
+/// A root with a child without identifier (a gap), and a grandchild below the gap.
+private func treeWithGap() -> (root: TestController, gap: TestController, below: TestController) {
+  let root = TestController("Root")
+  let gap = TestController(nil)
+  let below = TestController("Below")
+  root.addChild(gap)
+  gap.addChild(below)
+  return (root, gap, below)
+}
+
+/// An object outside the tree that references others, each under its key, in order.
+private final class Referrer: StateRestoring {
+  let restorationIdentifier: String? = "Referrer"
+  let targets: [(key: String, object: any StateRestoring)]
+  init(_ targets: [(key: String, object: any StateRestoring)]) { self.targets = targets }
+  func encodeRestorableState(with coder: StateCoder) throws {
+    for target in targets { coder.encode(target.object, forKey: target.key) }
+  }
+}
+
 @Suite struct IdentifierPathTests {
 
   @Test func tabBarNavigationAndPushedControllerGetUIKitPaths() {
@@ -79,42 +99,18 @@ private func preservedPaths(_ roots: [any StateRestoring]) -> PreservationReport
   @Test func referencedObjectUnderAGapSkipsTheGapButKeepsItsIndex() {
     // The root references the grandchild directly, as an app delegate or custom container may;
     // its path skips the parent without identifier (UIKit's silent gap rule).
-    let root = TestController("Root")
-    let gap = TestController(nil)
-    let below = TestController("Below")
-    root.addChild(gap)
-    gap.addChild(below)
-    final class Referrer: StateRestoring {
-      let restorationIdentifier: String? = "Referrer"
-      let target: any StateRestoring
-      init(_ target: any StateRestoring) { self.target = target }
-      func encodeRestorableState(with coder: StateCoder) throws {
-        coder.encode(target, forKey: "target")
-      }
-    }
-    let report = preservedPaths([root, Referrer(below)])
+    let (root, _, below) = treeWithGap()
+    let report = preservedPaths([root, Referrer([("target", below)])])
     #expect(report.identifierPaths.contains("Root/:[0]:/:[0]:/Below"))
   }
 
   @Test func anObjectWithoutIdentifierStaysUnreferenceableAfterAPathBelowItWasComputed() {
     // The path below the gap is computed first, which remembers the gap's index component for
     // it; the gap itself must still have no path.
-    let root = TestController("Root")
-    let gap = TestController(nil)
-    let below = TestController("Below")
-    root.addChild(gap)
-    gap.addChild(below)
-    final class Referrer: StateRestoring {
-      let restorationIdentifier: String? = "Referrer"
-      let targets: [any StateRestoring]
-      init(_ targets: [any StateRestoring]) { self.targets = targets }
-      func encodeRestorableState(with coder: StateCoder) throws {
-        coder.encode(targets[0], forKey: "below")
-        coder.encode(targets[1], forKey: "gap")
-      }
-    }
+    let (root, gap, below) = treeWithGap()
     let engine = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
-    let (archive, report) = engine.makeArchive(roots: [Referrer([below, gap]), root])
+    let (archive, report) = engine.makeArchive(
+      roots: [Referrer([("below", below), ("gap", gap)]), root])
     let referrerIssues = report.issues.filter { $0.identifierPath == "Referrer" }
     #expect(referrerIssues.map(\.kind) == [.referenceWithoutPath])
     #expect(referrerIssues.first?.message.contains("key 'gap'") == true)

@@ -133,7 +133,7 @@ struct BinaryPropertyListWriter {
     var copy = string
     let start = stringBytes.count
     let isASCII = copy.withUTF8 { utf8 in
-      // A word at a time: a byte loop here was a tenth of adding a record.
+      // A word at a time: a byte loop here was a quarter of adding the string.
       guard StateRestoration.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
       stringBytes.append(contentsOf: utf8)
       return true
@@ -598,8 +598,8 @@ struct BinaryPropertyListWriter {
     }
   }
 
-  // Inlined into the loop of `writeObjects`, its one caller: the call's entry and exit were a
-  // tenth of writing an object.
+  // Inlined into the loop of `writeObjects`, its one caller: the call's entry and exit were an
+  // eighth of writing the objects.
   @inline(__always)
   private func write(_ object: Object, to out: inout ByteWriter, referenceSize: Int) {
     switch object {
@@ -782,7 +782,7 @@ struct ByteWriter {
     reserve(width, at: position)
     let out = base + position
     // The offset table's widths (1 to 3 bytes) and the 8-byte scalars are written without a
-    // byte loop, which was a sixth of writing the bytes.
+    // byte loop, which was a fifth of writing the bytes.
     switch width {
     case 1:
       out[0] = UInt8(truncatingIfNeeded: value)

@@ -7,7 +7,7 @@
 
 /// Mixes a 64-bit value into a well-spread hash (the finalizer of MurmurHash3).
 @inline(__always)
-func mixBits(_ value: UInt64) -> UInt64 {
+package func mixBits(_ value: UInt64) -> UInt64 {
   var x = value
   x ^= x >> 33
   x &*= 0xFF51_AFD7_ED55_8CCD
@@ -39,7 +39,8 @@ package func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     var tail: UInt64 = 0
     if count >= 8 {
       // The last eight bytes in one load, shifted so that the tail's first byte is the low one:
-      // the same word as the byte loop below builds, where that loop cost as much as the rest.
+      // the same word as the byte loop below builds, where that loop was a quarter of hashing
+      // a path.
       let last = UInt64(
         littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
       tail = last >> UInt64(8 * (8 - (count - index)))
