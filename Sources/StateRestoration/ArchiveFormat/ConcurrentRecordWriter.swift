@@ -48,12 +48,7 @@ final class ConcurrentRecordWriter: @unchecked Sendable {
 
   /// Starts an archive of about `estimatedRecordCount` records.
   init(estimatedRecordCount: Int) {
-    // Made on the queue, before any batch: sizing its tables took the walk's thread a
-    // hundredth of a preserve.
-    queue.async {
-      self.builder = ArchiveBuilder(
-        estimatedRecordCount: estimatedRecordCount, resolvesEarly: true)
-    }
+    builder = ArchiveBuilder(estimatedRecordCount: estimatedRecordCount, resolvesEarly: true)
   }
 
   /// Queues records to be added after those queued before, with the key names first used
