@@ -254,11 +254,17 @@ public final class StateCoder {
   @inlinable
   public func encode<Object: StateRestoring>(_ objects: [Object], forKey key: String) {
     // Inlinable, so that the array is read as the app's: converting it to an array of
-    // existentials allocated a second array per call and copied every element into it. The loop
-    // is the one above, over the app's element type.
+    // existentials allocated a second array per call and copied every element into it. Each
+    // element is lent unretained: the array, an argument of the call, holds it, and the compiler
+    // otherwise retained and released every one around the call (on the runtime's slow path for
+    // an object that is referenced weakly, as a child's parent usually is).
     var references: [StateValue] = []
     references.reserveCapacity(objects.count)
-    for index in objects.indices { appendReference(to: objects[index], key: key, to: &references) }
+    for index in objects.indices {
+      Unmanaged.passUnretained(objects[index])._withUnsafeGuaranteedRef {
+        appendReference(to: $0, key: key, to: &references)
+      }
+    }
     encodeValue(.array(references), forKey: key)
   }
 

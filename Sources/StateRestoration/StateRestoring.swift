@@ -162,6 +162,19 @@ public protocol RestorationNode: StateRestoring {
   /// except views, which are crossed so that identified views deeper down are still found.
   var restorationChildren: [any StateRestoring] { get }
 
+  /// Calls `body` with each of ``restorationChildren``, in order, without making that array.
+  ///
+  /// The walk asks every node for its children once per preservation, and a restoration asks
+  /// every located node. A container that keeps its children in an array of its own type
+  /// returns a new array of existentials from ``restorationChildren`` each time (an allocation,
+  /// and a retain and a release of every child); implementing this hands them over from its
+  /// own storage instead. It must call `body` with exactly the nodes of
+  /// ``restorationChildren``, in the same order. The default iterates
+  /// ``restorationChildren``.
+  ///
+  /// - Parameter body: Called with each child.
+  func forEachRestorationChild(_ body: (any StateRestoring) -> Void)
+
   /// The node this one presents modally, walked after ``restorationChildren``.
   ///
   /// Its ``restorationContainer`` names this node with no index, so its path has no index
@@ -214,6 +227,11 @@ extension RestorationNode {
   public var restorationContainer: RestorationParentLink? { nil }
   /// No children by default.
   public var restorationChildren: [any StateRestoring] { [] }
+  /// The nodes of ``restorationChildren``, in order.
+  public func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
+    let children = restorationChildren
+    for index in children.indices { body(children[index]) }
+  }
   /// Nothing presented by default.
   public var restorationPresentedNode: (any StateRestoring)? { nil }
   /// Not from a storyboard by default.
@@ -241,6 +259,25 @@ extension RestorationNode {
 
   /// No specific reason by default: the report gives the generic one.
   public func restorationMissingChildReason(identifier: String, index: Int?) -> String? { nil }
+}
+
+extension Array where Element: StateRestoring {
+  /// Calls `body` with each element, in order, without retaining it for the call.
+  ///
+  /// Implements ``RestorationNode/forEachRestorationChild(_:)`` for a node that keeps its
+  /// children in an array of its own type. The array holds every element for the whole call,
+  /// so each is lent as is; a plain loop retained and released each one around `body`, on the
+  /// runtime's slow path for an object that is referenced weakly (a child's parent usually is).
+  ///
+  /// - Parameter body: Called with each element.
+  @inlinable
+  public func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
+    withUnsafeBufferPointer { elements in
+      for index in elements.indices {
+        Unmanaged.passUnretained(elements[index])._withUnsafeGuaranteedRef { body($0) }
+      }
+    }
+  }
 }
 
 /// A factory that instantiates nodes by storyboard identifier (a storyboard, in UIKit's terms).

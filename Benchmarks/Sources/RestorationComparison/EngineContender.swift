@@ -41,6 +41,10 @@ package final class ModelNode: RestorationNode {
 
   package var restorationChildren: [any StateRestoring] { children }
 
+  package func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
+    children.forEachRestorationChild(body)
+  }
+
   package var objectRestorationClass: (any ObjectRestoration.Type)? {
     role == .screen ? ScreenRestoration.self : nil
   }

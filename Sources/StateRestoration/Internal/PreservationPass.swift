@@ -253,8 +253,9 @@ final class PreservationPass {
 
   /// Adds a node's children, then what it presents, to the walk.
   private func enqueueNodes(below node: any RestorationNode) {
-    let children = node.restorationChildren
-    for index in children.indices { enqueue(children[index]) }
+    // Handed over one by one: the array of `restorationChildren` was an allocation per node, and
+    // a retain and a release of every child on the runtime's slow path.
+    node.forEachRestorationChild { enqueue($0) }
     if let presented = node.restorationPresentedNode { enqueue(presented) }
   }
 

@@ -109,10 +109,11 @@ final class RestorationPass {
   private static func pushBelow(_ node: any RestorationNode, onto stack: inout [any StateRestoring])
   {
     if let presented = node.restorationPresentedNode { stack.append(presented) }
-    let children = node.restorationChildren
-    // Most located objects are leaves: appending an empty reversed collection still cost an
-    // eighth of locating one.
-    if !children.isEmpty { stack.append(contentsOf: children.reversed()) }
+    // The children are pushed in order, then reversed where they lie, so that the first pops
+    // first.
+    let start = stack.count
+    node.forEachRestorationChild { stack.append($0) }
+    if stack.count - start > 1 { stack[start...].reverse() }
   }
 
   private func mapPath(of object: any StateRestoring) {
