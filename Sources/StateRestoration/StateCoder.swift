@@ -255,16 +255,11 @@ public final class StateCoder {
   public func encode<Object: StateRestoring>(_ objects: [Object], forKey key: String) {
     // Inlinable, so that the array is read as the app's: converting it to an array of
     // existentials allocated a second array per call and copied every element into it. Each
-    // element is lent unretained: the array, an argument of the call, holds it, and the compiler
-    // otherwise retained and released every one around the call (on the runtime's slow path for
-    // an object that is referenced weakly, as a child's parent usually is).
+    // element is lent unretained, which spares a retain and a release of each on the runtime's
+    // slow path for an object that is referenced weakly (as a child's parent usually is).
     var references: [StateValue] = []
     references.reserveCapacity(objects.count)
-    for index in objects.indices {
-      Unmanaged.passUnretained(objects[index])._withUnsafeGuaranteedRef {
-        appendReference(to: $0, key: key, to: &references)
-      }
-    }
+    objects.forEachUnretained { appendReference(to: $0, key: key, to: &references) }
     encodeValue(.array(references), forKey: key)
   }
 

@@ -265,13 +265,25 @@ extension Array where Element: StateRestoring {
   /// Calls `body` with each element, in order, without retaining it for the call.
   ///
   /// Implements ``RestorationNode/forEachRestorationChild(_:)`` for a node that keeps its
-  /// children in an array of its own type. The array holds every element for the whole call,
-  /// so each is lent as is; a plain loop retained and released each one around `body`, on the
-  /// runtime's slow path for an object that is referenced weakly (a child's parent usually is).
+  /// children in an array of its own type: a plain loop retained and released each child around
+  /// `body`, on the runtime's slow path for an object that is referenced weakly (a child's
+  /// parent usually is).
   ///
   /// - Parameter body: Called with each element.
   @inlinable
   public func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
+    forEachUnretained { body($0) }
+  }
+}
+
+extension Array where Element: AnyObject {
+  /// Calls `body` with each element, in order, lent without a retain.
+  ///
+  /// The array holds every element for the whole call, so none can go away while it is lent;
+  /// the compiler cannot see that across a call into code it does not know, and retains each
+  /// element around it otherwise.
+  @inlinable
+  func forEachUnretained(_ body: (Element) -> Void) {
     withUnsafeBufferPointer { elements in
       for index in elements.indices {
         Unmanaged.passUnretained(elements[index])._withUnsafeGuaranteedRef { body($0) }
