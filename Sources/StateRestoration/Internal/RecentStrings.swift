@@ -9,12 +9,17 @@
 ///
 /// Coder key numbers, the checked states' key numbers and identifier depths go through it.
 package struct RecentStrings<Value> {
-  // Three tables rather than one of tuples: finding a string reads two plain words, without
-  // retaining the cached string.
+  /// A cached string's bits with its value.
+  private struct Slot {
+    var bits: (UInt64, UInt64)
+    var value: Value?
+  }
+
+  // The bits and the value side by side, so that a hit reads one slot with one bounds check;
+  // the strings apart, so that finding one does not retain the cached string.
   // Empty until the first string is cached, so that one made and never asked (a spent pass's
   // replacement tables) allocates nothing.
-  private var bits: [(UInt64, UInt64)] = []
-  private var values: [Value?] = []
+  private var slots: [Slot] = []
   private var strings: [String] = []
 
   private static var slotCount: Int { 64 }
@@ -30,16 +35,16 @@ package struct RecentStrings<Value> {
       (raw.load(as: UInt64.self), raw.load(fromByteOffset: 8, as: UInt64.self))
     }
     let slot = Int(truncatingIfNeeded: mixBits(key.0 ^ (key.1 &* 31))) & (Self.slotCount - 1)
-    if values.isEmpty {
-      bits = [(UInt64, UInt64)](repeating: (0, 0), count: Self.slotCount)
-      values = [Value?](repeating: nil, count: Self.slotCount)
+    if slots.isEmpty {
+      slots = [Slot](repeating: Slot(bits: (0, 0), value: nil), count: Self.slotCount)
       strings = [String](repeating: "", count: Self.slotCount)
-    } else if let cached = values[slot], bits[slot] == key {
+    } else if let cached = slots.withUnsafeBufferPointer({ slots -> Value? in
+      slots[slot].bits == key ? slots[slot].value : nil
+    }) {
       return cached
     }
     let value = compute(string)
-    bits[slot] = key
-    values[slot] = value
+    slots[slot] = Slot(bits: key, value: value)
     strings[slot] = string
     return value
   }
