@@ -351,15 +351,17 @@ package struct IdentityMap<Value> {
       return found ? slots[slot].value : nil
     }
     set {
-      guard let newValue else {
+      let raw = UInt(bitPattern: key)
+      guard newValue != nil else {
         // Removal is not needed by the passes; keep the slot and forget the value.
-        let (slot, found) = slot(of: UInt(bitPattern: key))
+        let (slot, found) = slot(of: raw)
         if found { slots[slot].value = nil }
         return
       }
-      let raw = UInt(bitPattern: key)
       let (slot, found) = slot(of: raw)
-      slots[slot].value = newValue
+      // The optional moves into the slot as it came: unwrapping it first copied the value (for
+      // a path, a retain and a release of its string twice over).
+      slots[slot].value = consume newValue
       if !found {
         slots[slot].key = raw
         count += 1
