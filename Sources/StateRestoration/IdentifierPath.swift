@@ -295,10 +295,13 @@ struct IdentifierPathResolver {
   /// The link from an object to the one above it: the tree container for nodes, the
   /// `restorationParent` for other objects.
   static func parentLink(of object: any StateRestoring) -> RestorationParentLink? {
-    if let node = object.restorationNode {
-      return node.restorationContainer
+    // A switch borrows the lent node, where `if let` copied it.
+    object.withRestorationNode { node in
+      switch node {
+      case .some(let node): node.restorationContainer
+      case .none: object.restorationParent.map { RestorationParentLink(parent: $0, index: nil) }
+      }
     }
-    return object.restorationParent.map { RestorationParentLink(parent: $0, index: nil) }
   }
 
   /// The components an object without a memoized prefix contributes, its ancestors' included.

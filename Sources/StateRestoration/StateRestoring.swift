@@ -51,17 +51,26 @@ public protocol StateRestoring: AnyObject {
   /// Called on every restored object after all decoding, the delegate's included, is done.
   func applicationFinishedRestoringState()
 
-  /// This object as a node of the tree, or nil when it is not one.
+  /// Calls `body` with this object as a node of the tree, or with nil when it is not one.
   ///
-  /// Provided: a ``RestorationNode`` returns itself. The engine asks this of every object it
-  /// walks; a dynamic cast to the protocol instead looked the conformance up each time, a
-  /// fiftieth of a preserve.
-  var restorationNode: (any RestorationNode)? { get }
+  /// Provided: a ``RestorationNode`` passes itself. The engine asks this of every object it
+  /// walks, twice: a dynamic cast to the protocol looked the conformance up each time (a
+  /// fiftieth of a preserve), and a property returning the node retained and released it, on the
+  /// runtime's slow path for an object that is referenced weakly, as a child's parent usually
+  /// is. The node is lent to `body` for the call only.
+  func withRestorationNode<Result>(_ body: ((any RestorationNode)?) -> Result) -> Result
 }
 
 extension StateRestoring {
+  /// This object as a node of the tree, or nil when it is not one.
+  ///
+  /// The node as ``withRestorationNode(_:)`` lends it, retained for the caller.
+  public var restorationNode: (any RestorationNode)? { withRestorationNode { $0 } }
+
   /// A cast, for a type that conforms to ``RestorationNode`` only through a subclass.
-  public var restorationNode: (any RestorationNode)? { self as? any RestorationNode }
+  public func withRestorationNode<Result>(_ body: ((any RestorationNode)?) -> Result) -> Result {
+    body(self as? any RestorationNode)
+  }
   /// No parent by default.
   public var restorationParent: (any StateRestoring)? { nil }
   /// No restoration class by default.
@@ -220,7 +229,9 @@ public protocol RestorationNode: StateRestoring {
 
 extension RestorationNode {
   /// The node itself.
-  public var restorationNode: (any RestorationNode)? { self }
+  public func withRestorationNode<Result>(_ body: ((any RestorationNode)?) -> Result) -> Result {
+    body(self)
+  }
   /// A view controller by default.
   public var restorationKind: RestorationKind { .viewController }
   /// No container by default.

@@ -260,12 +260,14 @@ final class PreservationPass {
   }
 
   private func visit(_ object: any StateRestoring) {
-    let node = object.restorationNode
     guard let (path, depth) = pathAndDepth(of: object) else {
       // No identifier: a controller or object cuts itself and its subtree out (UIKit's rule);
       // a view is crossed, so identified views deeper in its controller's tree are found.
-      if let node, node.restorationKind == .view {
-        enqueueNodes(below: node)
+      object.withRestorationNode { node in
+        switch node {
+        case .some(let node) where node.restorationKind == .view: enqueueNodes(below: node)
+        default: break
+        }
       }
       return
     }
@@ -280,15 +282,17 @@ final class PreservationPass {
     }
     // Tree children join the walk before the encode runs, so the archive lists them in tree
     // order even when the encode references one of them (a tab bar's selected tab), as UIKit's
-    // root paths are listed. The node's kind and storyboard are read in the same binding: each
-    // use of the optional node retained and released it, which is the runtime's slow path for
-    // an object that is referenced weakly (a child's parent usually is).
-    var kind = RestorationKind.object
-    var storyboard: StoryboardReference?
-    if let node = consume node {
-      enqueueNodes(below: node)
-      kind = node.restorationKind
-      storyboard = node.restorationStoryboard
+    // root paths are listed. The node's kind and storyboard are read while it is lent.
+    let (kind, storyboard) = object.withRestorationNode {
+      node -> (RestorationKind, StoryboardReference?) in
+      // A switch borrows the lent node, where `guard let` copied it.
+      switch node {
+      case .some(let node):
+        enqueueNodes(below: node)
+        return (node.restorationKind, node.restorationStoryboard)
+      case .none:
+        return (.object, nil)
+      }
     }
 
     pathOwners.insert(path, records.count, at: lookup)

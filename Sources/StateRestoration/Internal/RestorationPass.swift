@@ -95,13 +95,25 @@ final class RestorationPass {
     // A located object needs no entry of its own: its path has a record, so a later record with
     // that path is a duplicate, skipped before the map is asked. Only what is below it counts.
     if includingRoot { mapPath(of: root) }
-    guard let node = root.restorationNode else { return }
     var stack: [any StateRestoring] = []
-    Self.pushBelow(node, onto: &stack)
+    Self.pushBelow(root, onto: &stack)
     while let object = stack.popLast() {
       guard mapped.insert(true, for: ObjectIdentifier(object)) else { continue }
       mapPath(of: object)
-      if let node = object.restorationNode { Self.pushBelow(node, onto: &stack) }
+      Self.pushBelow(object, onto: &stack)
+    }
+  }
+
+  /// Pushes what is below an object, if it is a node, so that it pops in walk order.
+  private static func pushBelow(
+    _ object: any StateRestoring, onto stack: inout [any StateRestoring]
+  ) {
+    // A switch borrows the lent node, where `if let` and `if case` copied it.
+    object.withRestorationNode { node in
+      switch node {
+      case .some(let node): pushBelow(node, onto: &stack)
+      case .none: break
+      }
     }
   }
 
@@ -309,8 +321,11 @@ final class RestorationPass {
         )
         continue
       }
-      if let node = object.restorationNode {
-        node.restorationWillDecode(with: coder)
+      object.withRestorationNode { node in
+        switch node {
+        case .some(let node): node.restorationWillDecode(with: coder)
+        case .none: break
+        }
       }
       do {
         try object.decodeRestorableState(with: coder)
