@@ -17,15 +17,23 @@
 public final class StateCoder {
   /// The values written so far, in the order their keys were first written.
   public var values: KeyedValues {
+    withEntries { Self.keyedValues($0, names: keys.names) }
+  }
+
+  /// Entries as values under their key names.
+  private static func keyedValues(
+    _ entries: UnsafeBufferPointer<CoderEntry>, names: [String]
+  ) -> KeyedValues {
     var result = KeyedValues(reservingCapacity: entries.count)
     for entry in entries {
-      result.appendUnchecked(keys.names[Int(entry.key)], entry.value.stateValue)
+      result.appendUnchecked(names[Int(entry.key)], entry.value.stateValue)
     }
     return result
   }
+
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
   public let identifierPath: String?
-  // Unchecked, as `entries` below: the pass reads both of every coder it archives, and the
+  // Unchecked, as the values below: the pass reads both of every coder it archives, and the
   // runtime's exclusivity checks of those reads cost 1.5% of a preserve. Nothing reenters a
   // coder while it inserts or appends to them.
   /// Keys whose values are kept out of the archive (see ``encode(_:forKey:sensitive:)``).
@@ -35,14 +43,32 @@ public final class StateCoder {
 
   /// The key names, shared by every coder of a preservation pass.
   let keys: CoderKeys
-  /// The values, each with its key's number, in the order the keys were first written.
-  ///
-  /// Keys are numbers rather than strings so that finding a repeated key compares integers,
-  /// and the archive writer adds each key name once per pass rather than once per object.
+  // The values, each with its key's number, in the order the keys were first written.
+  //
+  // Keys are numbers rather than strings so that finding a repeated key compares integers,
+  // and the archive writer adds each key name once per pass rather than once per object.
+  //
+  // The first values are kept in the coder itself: an array of their own was an allocation per
+  // object, a twentieth of a preserve. They move to `spilledEntries` when there are more than
+  // fit, or when one is replaced or removed after the pass sent them to its concurrent writer:
+  // from then on the first values never change, so the writer reads them from the coder while
+  // the app goes on writing to it.
+  //
+  // Their room is plain words, which the coder initializes and deinitializes entry by entry:
+  // an inline array of entries filled each slot with a placeholder up front and destroyed it
+  // again on every write, which cost more than the allocation it spared.
+  //
   // Unchecked: encoding a key touches these several times, and the runtime's exclusivity check
   // of a class's stored property cost as much as the rest of the store. Nothing reenters a
   // coder while it changes them.
-  @exclusivity(unchecked) private(set) var entries: ContiguousArray<CoderEntry> = []
+  @exclusivity(unchecked) private var firstRoom = InlineArray<32, UInt64>(repeating: 0)
+  /// How many entries fit in `firstRoom`.
+  private static let firstCapacity =
+    MemoryLayout<InlineArray<32, UInt64>>.size / MemoryLayout<CoderEntry>.stride
+  /// How many entries `firstRoom` holds; they are the values while nothing has spilled.
+  @exclusivity(unchecked) private var firstCount = 0
+  /// Every value, once they have spilled out of `firstRoom`.
+  @exclusivity(unchecked) private var spilledEntries: ContiguousArray<CoderEntry>?
   /// Positions by key number, built once a coder holds many keys, so that an object with
   /// thousands of keys still encodes in linear time.
   @exclusivity(unchecked) private var index: [Int32: Int]?
@@ -72,6 +98,11 @@ public final class StateCoder {
     self.keys = keys
   }
 
+  deinit {
+    let count = firstCount
+    withFirstRoom { _ = $0.deinitialize(count: count) }
+  }
+
   /// The number of keys above which lookups go through a hash index.
   private static let indexThreshold = 12
 
@@ -81,10 +112,67 @@ public final class StateCoder {
   private func position(of key: Int32) -> Int? {
     if key < 64, heldKeys & (1 << UInt64(key)) == 0 { return nil }
     if let index { return index[key] }
-    return entries.withUnsafeBufferPointer { entries in
+    return withEntries { entries in
       for position in entries.indices where entries[position].key == key { return position }
       return nil
     }
+  }
+
+  /// Calls `body` with the values, in the order their keys were first written.
+  func withEntries<Result>(_ body: (UnsafeBufferPointer<CoderEntry>) -> Result) -> Result {
+    if let spilledEntries { return spilledEntries.withUnsafeBufferPointer(body) }
+    return withFirstEntries(count: firstCount, body)
+  }
+
+  /// The values as the pass hands them to its concurrent writer, which reads them on another
+  /// thread; the coder is marked handed off, so that a later change spills them first.
+  func handOffEntries() -> CoderEntries {
+    isHandedOff = true
+    if let spilledEntries { return .spilled(spilledEntries) }
+    return .first(self, count: firstCount)
+  }
+
+  /// Hands the values off as a pass hands them to its concurrent writer, and returns a reading
+  /// of them as the writer makes it, for tests that change the coder afterwards.
+  package func handOffForReading() -> () -> KeyedValues {
+    let entries = handOffEntries()
+    let keys = keys
+    return { entries.withEntries { StateCoder.keyedValues($0, names: keys.names) } }
+  }
+
+  /// Calls `body` with the first `count` values kept in the coder.
+  ///
+  /// Read through the room's span, without a mutable access: the concurrent writer calls this
+  /// from its own thread.
+  fileprivate func withFirstEntries<Result>(
+    count: Int, _ body: (UnsafeBufferPointer<CoderEntry>) -> Result
+  ) -> Result {
+    firstRoom.span.withUnsafeBytes { room in
+      body(
+        UnsafeBufferPointer(
+          start: room.baseAddress?.assumingMemoryBound(to: CoderEntry.self), count: count))
+    }
+  }
+
+  /// Calls `body` with the room for the first entries, bound to entries.
+  @inline(__always)
+  private func withFirstRoom<Result>(_ body: (UnsafeMutablePointer<CoderEntry>) -> Result)
+    -> Result
+  {
+    withUnsafeMutableBytes(of: &firstRoom) { room in
+      body(
+        room.baseAddress.unsafelyUnwrapped.bindMemory(
+          to: CoderEntry.self, capacity: Self.firstCapacity))
+    }
+  }
+
+  /// Moves the values into `spilledEntries`, unless they are there already.
+  private func spill(reservingCapacity extra: Int) {
+    guard spilledEntries == nil else { return }
+    var spilled = ContiguousArray<CoderEntry>()
+    spilled.reserveCapacity(firstCount + extra)
+    withFirstEntries(count: firstCount) { spilled.append(contentsOf: $0) }
+    spilledEntries = spilled
   }
 
   /// Sets the value of a key.
@@ -94,16 +182,34 @@ public final class StateCoder {
     if isHandedOff { keys.writtenAfterHandOff = true }
     let key = keys.number(of: name)
     if let position = position(of: key) {
-      entries[position].value = value
+      if spilledEntries == nil, !isHandedOff {
+        var moving: CoderValue? = value
+        withFirstRoom { first in
+          if let value = moving.take() { first[position].value = value }
+        }
+      } else {
+        spill(reservingCapacity: 0)
+        spilledEntries?[position].value = value
+      }
       return
     }
-    // Coders hold a handful of keys: one allocation for eight instead of four as they grow.
-    if entries.isEmpty { entries.reserveCapacity(8) }
-    entries.append(CoderEntry(key: key, value: value))
     if key < 64 { heldKeys |= 1 << UInt64(key) }
+    if spilledEntries == nil, !isHandedOff, firstCount < Self.firstCapacity {
+      // Moved in through an optional: a closure cannot consume what it captures.
+      var moving: CoderEntry? = CoderEntry(key: key, value: value)
+      let position = firstCount
+      withFirstRoom { first in
+        if let entry = moving.take() { (first + position).initialize(to: entry) }
+      }
+      firstCount += 1
+      return
+    }
+    spill(reservingCapacity: firstCount + 1)
+    spilledEntries?.append(CoderEntry(key: key, value: value))
+    let count = spilledEntries?.count ?? 0
     if index != nil {
-      index?[key] = entries.count - 1
-    } else if entries.count > Self.indexThreshold {
+      index?[key] = count - 1
+    } else if count > Self.indexThreshold {
       rebuildIndex()
     }
   }
@@ -113,15 +219,18 @@ public final class StateCoder {
     if isHandedOff { keys.writtenAfterHandOff = true }
     let key = keys.number(of: name)
     guard let position = position(of: key) else { return }
-    entries.remove(at: position)
+    spill(reservingCapacity: 0)
+    spilledEntries?.remove(at: position)
     if key < 64 { heldKeys &= ~(1 << UInt64(key)) }
     if index != nil { rebuildIndex() }
   }
 
   private func rebuildIndex() {
     var built: [Int32: Int] = [:]
-    built.reserveCapacity(entries.count * 2)
-    for (position, entry) in entries.enumerated() { built[entry.key] = position }
+    withEntries { entries in
+      built.reserveCapacity(entries.count * 2)
+      for (position, entry) in entries.enumerated() { built[entry.key] = position }
+    }
     index = built
   }
 
@@ -294,6 +403,24 @@ public final class StateCoder {
 struct CoderEntry {
   var key: Int32
   var value: CoderValue
+}
+
+/// A coder's values as the pass hands them to its concurrent writer.
+enum CoderEntries: @unchecked Sendable {
+  // Unchecked: the coder's first values never change once handed off (see `StateCoder`), and
+  // the writer reads nothing else of the coder.
+  /// The first `count` of the values kept in the coder.
+  case first(StateCoder, count: Int)
+  /// Values that had spilled out of the coder, in an array the coder no longer changes.
+  case spilled(ContiguousArray<CoderEntry>)
+
+  /// Calls `body` with the values.
+  func withEntries<Result>(_ body: (UnsafeBufferPointer<CoderEntry>) -> Result) -> Result {
+    switch self {
+    case .first(let coder, let count): coder.withFirstEntries(count: count, body)
+    case .spilled(let entries): entries.withUnsafeBufferPointer(body)
+    }
+  }
 }
 
 /// A value as a coder keeps it until the archive is written.

@@ -101,8 +101,9 @@ struct PassRecords: ArchiveRecordSource {
       keyReferences.append(
         contentsOf: repeatElement(-1, count: names.count - keyReferences.count))
     }
-    return writer.addDictionary(
-      entries: coder.entries, keyNames: names, keyReferences: &keyReferences)
+    return coder.withEntries { entries in
+      writer.addDictionary(entries: entries, keyNames: names, keyReferences: &keyReferences)
+    }
   }
 }
 

@@ -347,23 +347,21 @@ struct BinaryPropertyListWriter {
   ///   - keyReferences: The reference of each key name already added, by number, or -1; updated.
   /// - Returns: The dictionary's reference.
   mutating func addDictionary(
-    entries: ContiguousArray<CoderEntry>,
+    entries: UnsafeBufferPointer<CoderEntry>,
     keyNames: [String],
     keyReferences: inout [Int]
   ) -> Int {
     let mark = pending.count
-    entries.withUnsafeBufferPointer { entries in
-      for index in entries.indices {
-        let key = Int(entries[index].key)
-        var reference = keyReferences[key]
-        if reference < 0 {
-          reference = add(string: keyNames[key])
-          keyReferences[key] = reference
-        }
-        pending.push(reference)
+    for index in entries.indices {
+      let key = Int(entries[index].key)
+      var reference = keyReferences[key]
+      if reference < 0 {
+        reference = add(string: keyNames[key])
+        keyReferences[key] = reference
       }
-      for index in entries.indices { pending.push(addInPlace(entries[index].value)) }
+      pending.push(reference)
     }
+    for index in entries.indices { pending.push(addInPlace(entries[index].value)) }
     return appendContainer(from: mark, isDictionary: true)
   }
 

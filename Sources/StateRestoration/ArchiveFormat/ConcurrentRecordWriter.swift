@@ -14,7 +14,7 @@ struct RecordSnapshot: ArchiveRecordFields, Sendable {
   var storyboard: StoryboardReference?
   /// Sorted, as the archive lists them.
   var sensitiveKeys: [String]
-  var entries: ContiguousArray<CoderEntry>
+  var entries: CoderEntries
 }
 
 /// A batch of snapshots as records of the archive writer, with the key names sent so far.
@@ -26,8 +26,9 @@ struct SnapshotRecords: BufferedArchiveRecords {
   var keyReferences: [Int] = []
 
   mutating func addState(at position: Int, to writer: inout BinaryPropertyListWriter) -> Int {
-    writer.addDictionary(
-      entries: records[position].entries, keyNames: keyNames, keyReferences: &keyReferences)
+    records[position].entries.withEntries { entries in
+      writer.addDictionary(entries: entries, keyNames: keyNames, keyReferences: &keyReferences)
+    }
   }
 }
 
@@ -48,7 +49,11 @@ final class ConcurrentRecordWriter: @unchecked Sendable {
 
   /// Starts an archive of about `estimatedRecordCount` records.
   init(estimatedRecordCount: Int) {
-    builder = ArchiveBuilder(estimatedRecordCount: estimatedRecordCount, resolvesEarly: true)
+    // Made on the queue, ahead of every batch: sizing its tables for the whole pass was a
+    // seventieth of the walk's thread's work.
+    queue.async {
+      self.builder = ArchiveBuilder(estimatedRecordCount: estimatedRecordCount, resolvesEarly: true)
+    }
   }
 
   /// Queues records to be added after those queued before, with the key names first used

@@ -148,7 +148,7 @@ final class PreservationPass {
     records.withUnsafeBufferPointer { records in
       for index in sentRecords..<records.count {
         let coder = records[index].coder
-        coder.isHandedOff = true
+        let entries = coder.handOffEntries()
         let sensitiveKeys = coder.sensitiveKeys
         batch.append(
           RecordSnapshot(
@@ -158,7 +158,7 @@ final class PreservationPass {
             restorationClassName: records[index].restorationClassName,
             storyboard: records[index].storyboard,
             sensitiveKeys: sensitiveKeys.isEmpty ? [] : sensitiveKeys.sorted(),
-            entries: coder.entries
+            entries: entries
           ))
       }
     }
