@@ -76,6 +76,18 @@ public final class StateCoder {
   /// time, as almost every key is, is appended without searching the entries for it.
   @exclusivity(unchecked) private var heldKeys: UInt64 = 0
 
+  // The archive record's other fields, set by the pass once the object's encode has returned
+  // and never changed after: the record is the coder, so that handing it to the concurrent
+  // writer retains one object instead of copying every field.
+  /// The object's kind.
+  @exclusivity(unchecked) var recordKind = RestorationKind.object
+  /// The object's class name.
+  @exclusivity(unchecked) var recordClassName = ""
+  /// The object's restoration class name, if any.
+  @exclusivity(unchecked) var recordRestorationClassName: String?
+  /// The storyboard scene the object came from, if any.
+  @exclusivity(unchecked) var recordStoryboard: StoryboardReference?
+
   /// The link to the pass the coder belongs to.
   private let link: PassLink<PreservationPass>?
   /// The pass the coder belongs to, while it runs.
@@ -129,15 +141,14 @@ public final class StateCoder {
   func handOffEntries() -> CoderEntries {
     isHandedOff = true
     if let spilledEntries { return .spilled(spilledEntries) }
-    return .first(self, count: firstCount)
+    return .first(count: firstCount)
   }
 
   /// Hands the values off as a pass hands them to its concurrent writer, and returns a reading
   /// of them as the writer makes it, for tests that change the coder afterwards.
   package func handOffForReading() -> () -> KeyedValues {
     let entries = handOffEntries()
-    let keys = keys
-    return { entries.withEntries { StateCoder.keyedValues($0, names: keys.names) } }
+    return { entries.withEntries(of: self) { StateCoder.keyedValues($0, names: self.keys.names) } }
   }
 
   /// Calls `body` with the first `count` values kept in the coder.
@@ -406,18 +417,18 @@ struct CoderEntry {
 }
 
 /// A coder's values as the pass hands them to its concurrent writer.
-enum CoderEntries: @unchecked Sendable {
-  // Unchecked: the coder's first values never change once handed off (see `StateCoder`), and
-  // the writer reads nothing else of the coder.
+enum CoderEntries {
   /// The first `count` of the values kept in the coder.
-  case first(StateCoder, count: Int)
+  case first(count: Int)
   /// Values that had spilled out of the coder, in an array the coder no longer changes.
   case spilled(ContiguousArray<CoderEntry>)
 
-  /// Calls `body` with the values.
-  func withEntries<Result>(_ body: (UnsafeBufferPointer<CoderEntry>) -> Result) -> Result {
+  /// Calls `body` with the values, from `coder` where they are kept in it.
+  func withEntries<Result>(
+    of coder: StateCoder, _ body: (UnsafeBufferPointer<CoderEntry>) -> Result
+  ) -> Result {
     switch self {
-    case .first(let coder, let count): coder.withFirstEntries(count: count, body)
+    case .first(let count): coder.withFirstEntries(count: count, body)
     case .spilled(let entries): entries.withUnsafeBufferPointer(body)
     }
   }

@@ -1,12 +1,13 @@
-/// One preserved object of a pass: what its archive record needs, with its coder as the object
-/// left it.
+/// One preserved object of a pass: its coder as the object left it, which holds the other
+/// fields of its archive record.
 struct PassRecord {
-  var identifierPath: String
-  var kind: RestorationKind
-  var className: String
-  var restorationClassName: String?
-  var storyboard: StoryboardReference?
-  var coder: StateCoder
+  let coder: StateCoder
+
+  var identifierPath: String { coder.identifierPath ?? "" }
+  var kind: RestorationKind { coder.recordKind }
+  var className: String { coder.recordClassName }
+  var restorationClassName: String? { coder.recordRestorationClassName }
+  var storyboard: StoryboardReference? { coder.recordStoryboard }
 }
 
 /// One walk of the object tree that builds an archive's records.
@@ -148,17 +149,12 @@ final class PreservationPass {
     records.withUnsafeBufferPointer { records in
       for index in sentRecords..<records.count {
         let coder = records[index].coder
-        let entries = coder.handOffEntries()
         let sensitiveKeys = coder.sensitiveKeys
         batch.append(
           RecordSnapshot(
-            identifierPath: records[index].identifierPath,
-            kind: records[index].kind,
-            className: records[index].className,
-            restorationClassName: records[index].restorationClassName,
-            storyboard: records[index].storyboard,
-            sensitiveKeys: sensitiveKeys.isEmpty ? [] : sensitiveKeys.sorted(),
-            entries: entries
+            coder: coder,
+            entries: coder.handOffEntries(),
+            sensitiveKeys: sensitiveKeys.isEmpty ? [] : sensitiveKeys.sorted()
           ))
       }
     }
@@ -332,16 +328,11 @@ final class PreservationPass {
       }
     }
 
-    records.append(
-      PassRecord(
-        identifierPath: path,
-        kind: kind,
-        className: classNames.name(of: object),
-        restorationClassName: restorationClassName,
-        storyboard: storyboard,
-        coder: coder
-      )
-    )
+    coder.recordKind = kind
+    coder.recordClassName = classNames.name(of: object)
+    coder.recordRestorationClassName = restorationClassName
+    coder.recordStoryboard = storyboard
+    records.append(PassRecord(coder: coder))
     depths.append(depth)
   }
 
