@@ -187,8 +187,7 @@ public enum IdentifierPath {
     of path: String,
     _ body: (UnsafeBufferPointer<UInt8>) -> T
   ) -> T? {
-    var path = path
-    return path.withUTF8 { bytes in
+    withUTF8Bytes(of: path) { bytes in
       isASCII(UnsafeRawBufferPointer(bytes)) ? body(bytes) : nil
     }
   }
@@ -396,10 +395,8 @@ struct IdentifierPathResolver {
     // the walk. Every piece is valid UTF-8 and separators are ASCII, so the result is too. The
     // bytes go through one moving pointer: a helper per piece, with a bounds-checked slice of the
     // buffer each, cost more than allocating the string.
-    var base = base
-    var identifier = identifier
-    return base.withUTF8 { base in
-      withIdentifierBytes(&identifier) { identifier in
+    withUTF8Bytes(of: base) { base in
+      withIdentifierBytes(identifier) { identifier in
         let digitCount = index.map(decimalLength(of:)) ?? 0
         let indexLength = index == nil ? 0 : digitCount + 4
         let pieces = (base.isEmpty ? 0 : 1) + (index == nil ? 0 : 1) + (identifier == nil ? 0 : 1)
@@ -462,12 +459,15 @@ struct IdentifierPathResolver {
 
   /// Runs `body` over an optional identifier's UTF-8 bytes.
   private static func withIdentifierBytes<T>(
-    _ identifier: inout String?,
+    _ identifier: String?,
     _ body: (UnsafeBufferPointer<UInt8>?) -> T
   ) -> T {
-    guard var string = identifier else { return body(nil) }
-    return string.withUTF8 { body($0) }
+    switch identifier {
+    case .some(let string): withUTF8Bytes(of: string) { body($0) }
+    case .none: body(nil)
+    }
   }
+
 }
 
 /// Whether every byte is ASCII, so that splitting at `/` byte by byte equals splitting by

@@ -130,9 +130,8 @@ struct BinaryPropertyListWriter {
   /// For identifier paths of records, each unique in an archive: hashing and storing one per
   /// record only to never find it again cost a hash, a probe and a retain per record.
   mutating func add(uniqueString string: String) -> Int {
-    var copy = string
     let start = stringBytes.count
-    let isASCII = copy.withUTF8 { utf8 in
+    let isASCII = withUTF8Bytes(of: string) { utf8 in
       // A word at a time: a byte loop here was a quarter of adding the string.
       guard StateRestoration.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
       stringBytes.append(contentsOf: utf8)

@@ -83,8 +83,7 @@ package struct ArchivedPaths: InPlaceAccess {
         // Siblings follow each other in the archive: a record whose parent path is the last
         // record's has the same answer, found by comparing bytes instead of hashing them.
         if let length = end, let known = last, known.parentLength == length {
-          var knownPath = paths[known.record]
-          let same = knownPath.withUTF8 { knownBytes in
+          let same = withUTF8Bytes(of: paths[known.record]) { knownBytes in
             length <= knownBytes.count
               && bytesEqual(
                 UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: knownBytes[..<length])),

@@ -17,11 +17,23 @@ package func mixBits(_ value: UInt64) -> UInt64 {
   return x
 }
 
+/// Runs `body` over a string's UTF-8 bytes, where the string keeps them unless it is bridged.
+///
+/// In place: the copy of the string that `withUTF8` needs, being mutating, retained and released
+/// it, and the engine reads the bytes of every path several times.
+@inline(__always)
+func withUTF8Bytes<Result>(
+  of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+) -> Result {
+  if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+  var copy = string
+  return copy.withUTF8(body)
+}
+
 /// A hash of a string's UTF-8 bytes, eight bytes at a time.
 @inline(__always)
 func hashUTF8(_ string: String) -> UInt64 {
-  var copy = string
-  return copy.withUTF8 { bytes in hashBytes(UnsafeRawBufferPointer(bytes)) }
+  withUTF8Bytes(of: string) { bytes in hashBytes(UnsafeRawBufferPointer(bytes)) }
 }
 
 /// A hash of raw bytes, eight at a time.
@@ -155,8 +167,7 @@ struct StringTable: InPlaceAccess {
   ///
   /// Looks up a prefix, such as a parent path, without making a string of it.
   func value(forPrefix length: Int, of key: String) -> Int? {
-    var copy = key
-    return copy.withUTF8 { utf8 -> Int? in
+    withUTF8Bytes(of: key) { utf8 -> Int? in
       guard length <= utf8.count else { return nil }
       return value(forBytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<length])))
     }
@@ -173,8 +184,7 @@ struct StringTable: InPlaceAccess {
       let entry = Int(slots[slot])
       if entry < 0 { return nil }
       if hashes[entry] == hash {
-        var stored = keys[entry]
-        let equal = stored.withUTF8 { stored in
+        let equal = withUTF8Bytes(of: keys[entry]) { stored in
           stored.count == bytes.count && bytesEqual(UnsafeRawBufferPointer(stored), bytes)
         }
         if equal { return values[entry] }
@@ -194,8 +204,7 @@ struct StringTable: InPlaceAccess {
     of string: String,
     _ body: (UnsafeBufferPointer<UInt8>, inout StringTable) -> Result
   ) -> Result {
-    var copy = string
-    return copy.withUTF8 { body($0, &self) }
+    withUTF8Bytes(of: string) { body($0, &self) }
   }
 
   /// The key stored for an entry index (the order of insertion).
