@@ -188,7 +188,9 @@ public final class StateCoder {
 
   /// Sets the value of a key.
   // Consuming: the value moves into the entries, where a borrowed one was copied there and the
-  // caller's copy released (a retain and a release for every value with a payload).
+  // caller's copy released (a retain and a release for every value with a payload). Inlined
+  // into the few public calls that store a value: a call more per key was a tenth of the store.
+  @inline(__always)
   private func set(_ value: consuming CoderValue, forKey name: String) {
     if isHandedOff { keys.writtenAfterHandOff = true }
     let key = keys.number(of: name)
