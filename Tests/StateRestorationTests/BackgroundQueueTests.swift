@@ -65,6 +65,21 @@ import Testing
     #expect(freed.withLock { $0 } == false)
   }
 
+  /// Waiting for the background releases returns once every value queued before is freed,
+  /// however long its freeing takes.
+  @Test func waitingForReleasesReturnsOnceEveryQueuedValueIsFreed() {
+    let freed = Mutex(0)
+    for _ in 0..<3 {
+      var kept: FreedWitness? = FreedWitness {
+        usleep(30_000)
+        freed.withLock { $0 += 1 }
+      }
+      BackgroundRelease.replace(&kept, with: FreedWitness {}, inBackground: true)
+    }
+    RestorationEngine.waitForBackgroundFreeing()
+    #expect(freed.withLock { $0 } == 3)
+  }
+
   /// A restore whose paths are analysed on a background queue reports what a restore on one
   /// thread reports: objects of the launch tree, objects of a restoration class, duplicate
   /// paths, children archived before their parents, and children of parents not restored.

@@ -61,10 +61,13 @@ package struct Comparison {
   package var folder: String
   /// How the screens' selections vary.
   package var selections: UIState.Selections
+  /// Whether each timed call starts right after the last, without waiting for the memory the
+  /// last one left to background queues to be freed (see `settle()`).
+  package var backToBack: Bool
 
   package init(
     sizes: [Int], runs: Int, timeCap: Double, contenders: [Contender], folder: String,
-    selections: UIState.Selections = .repeated
+    selections: UIState.Selections = .repeated, backToBack: Bool = false
   ) {
     self.sizes = sizes
     self.runs = runs
@@ -72,6 +75,17 @@ package struct Comparison {
     self.contenders = contenders
     self.folder = folder
     self.selections = selections
+    self.backToBack = backToBack
+  }
+
+  /// Waits, before a timed call, until the engine's earlier calls have freed their memory on
+  /// background queues, unless the calls run back to back.
+  ///
+  /// An app preserves when it moves to the background and restores at launch, seconds apart:
+  /// no call of an app competes with the last one's freeing, as calls timed one right after
+  /// another do. A no-op for the other contenders, which leave nothing to background queues.
+  private func settle() {
+    if !backToBack { RestorationEngine.waitForBackgroundFreeing() }
   }
 
   /// Measures everything.
@@ -149,9 +163,11 @@ package struct Comparison {
       // The first round trip was the warm-up.
       repetitions = runs
       for _ in 0..<repetitions {
+        settle()
         let encodeStart = clock.now
         let again = try coder.encode()
         encodeTimes.append((clock.now - encodeStart).milliseconds)
+        settle()
         let decodeStart = clock.now
         try coder.decode(again)
         decodeTimes.append((clock.now - decodeStart).milliseconds)
@@ -180,6 +196,7 @@ package struct Comparison {
     var restoreTimes: [Double] = []
     let clock = ContinuousClock()
     for _ in 0..<max(1, repetitions) + 1 {
+      settle()
       let start = clock.now
       let report = engine.preserveApplicationState(roots: [contender.root])
       let elapsed = (clock.now - start).milliseconds
@@ -190,6 +207,7 @@ package struct Comparison {
       writeTimes.append(report.timings[.write]?.milliseconds ?? 0)
 
       let launch = contender.makeLaunchTree()
+      settle()
       let restoreStart = clock.now
       let restored = engine.restoreApplicationState(roots: [launch])
       let restoreElapsed = (clock.now - restoreStart).milliseconds

@@ -38,18 +38,24 @@ package func comparisonTable(_ results: [Measurement]) -> String {
 
 /// The measurements as JSON, for scripts.
 package func comparisonJSON(
-  _ results: [Measurement], machine: [String: String], selections: UIState.Selections = .repeated
+  _ results: [Measurement], machine: [String: String], selections: UIState.Selections = .repeated,
+  backToBack: Bool = false
 ) throws -> String {
   struct Document: Encodable {
     var machine: [String: String]
     var selections: String
+    /// Whether each timed call ran right after the last, without waiting for its background
+    /// freeing.
+    var backToBack: Bool
     var results: [Measurement]
   }
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
   return String(
     decoding: try encoder.encode(
-      Document(machine: machine, selections: selections.rawValue, results: results)), as: UTF8.self)
+      Document(
+        machine: machine, selections: selections.rawValue, backToBack: backToBack,
+        results: results)), as: UTF8.self)
 }
 
 private func cell(

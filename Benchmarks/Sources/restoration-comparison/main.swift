@@ -64,6 +64,14 @@ struct Compare: ParsableCommand {
   @Flag(help: "Print JSON instead of a table.")
   var json = false
 
+  @Flag(
+    help: """
+      Time each call right after the last, without first waiting for the memory the last call \
+      left to background queues to be freed (as an app's calls, seconds apart, never compete \
+      with that freeing).
+      """)
+  var backToBack = false
+
   func validate() throws {
     guard objects.allSatisfy({ $0 >= 2 }) else {
       throw ValidationError("--objects values must be at least 2")
@@ -86,19 +94,25 @@ struct Compare: ParsableCommand {
     defer { if temporary { try? FileManager.default.removeItem(atPath: folder) } }
     let comparison = Comparison(
       sizes: objects, runs: runs, timeCap: timeCap, contenders: contenders, folder: folder,
-      selections: selections)
+      selections: selections, backToBack: backToBack)
     let results = try comparison.run { line in
       FileHandle.standardError.write(Data("… \(line)\n".utf8))
     }
     let machine = machineDescription(swiftVersion: swiftVersion())
     if json {
-      print(try comparisonJSON(results, machine: machine, selections: selections))
+      print(
+        try comparisonJSON(
+          results, machine: machine, selections: selections, backToBack: backToBack))
     } else {
       print(
         "Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")"
       )
       print("Selections: \(selections.rawValue).")
-      print("Times are medians of up to \(runs) runs; (×n) is the ratio to the engine.\n")
+      print(
+        "Times are medians of up to \(runs) runs; (×n) is the ratio to the engine."
+          + (backToBack
+            ? " Each call ran right after the last.\n"
+            : " Each call waited for the last one's background freeing.\n"))
       print(comparisonTable(results))
     }
   }
@@ -161,6 +175,14 @@ struct Profile: ParsableCommand {
   @Option(help: "How the screens' selections vary (see the compare command).")
   var selections: UIState.Selections = .repeated
 
+  @Flag(
+    help: """
+      Time each call right after the last, without first waiting for the memory the last call \
+      left to background queues to be freed (as an app's calls, seconds apart, never compete \
+      with that freeing).
+      """)
+  var backToBack = false
+
   func validate() throws {
     guard objects >= 2 else { throw ValidationError("-n must be at least 2") }
     guard iterations >= 0 else { throw ValidationError("--iterations must not be negative") }
@@ -189,6 +211,7 @@ struct Profile: ParsableCommand {
       return
     }
     for _ in 0..<iterations {
+      settle()
       switch operation {
       case .encode: try profiler.encode()
       case .decode: try profiler.decode()
@@ -210,6 +233,7 @@ extension Profile {
     for iteration in 0..<iterations {
       for setting in iteration.isMultiple(of: 2) ? settings : settings.reversed() {
         let engine = setting == "queues" ? profiler : oneThread
+        settle()
         let call = try operation == .preserve ? engine.preserve() : engine.restore()
         if phases { print("\(setting): ", terminator: "") }
         show(call)
@@ -217,6 +241,11 @@ extension Profile {
       }
     }
     print(timings.table())
+  }
+
+  /// Waits for the last call's background freeing, unless the calls run back to back.
+  func settle() {
+    if !backToBack { RestorationEngine.waitForBackgroundFreeing() }
   }
 
   func show(_ timings: [String: Duration]) {

@@ -13,7 +13,16 @@ package enum BackgroundRelease {
   /// counted atomically.
   static func release<Value>(_ value: consuming Value) {
     let box = Box(value)
-    DispatchQueue.global(qos: .utility).async { box.clear() }
+    DispatchQueue.global(qos: .utility).async(group: pending) { box.clear() }
+  }
+
+  /// The releases queued and not yet done.
+  private static let pending = DispatchGroup()
+
+  /// Waits until every value queued so far is freed (see
+  /// ``RestorationEngine/waitForBackgroundFreeing()``).
+  package static func waitUntilReleased() {
+    pending.wait()
   }
 
   /// Puts `value` in `kept`, freeing the value it replaces on a background queue when
@@ -66,5 +75,19 @@ final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
       preconditionFailure("a background result was signalled unset")
     }
     return value
+  }
+}
+
+extension RestorationEngine {
+  /// Waits until the memory that earlier preserves and restores left to background queues is
+  /// freed.
+  ///
+  /// A preserve or a restore frees its tables on a background queue once it is done (see
+  /// ``RestorationSettings/usesBackgroundQueues``). An app's calls are seconds apart, and that
+  /// freeing ends long before the next one; a benchmark or a test that times calls one right
+  /// after another waits here first, or the call it times competes with the last one's freeing
+  /// for the processor.
+  public static func waitForBackgroundFreeing() {
+    BackgroundRelease.waitUntilReleased()
   }
 }
