@@ -29,7 +29,7 @@ struct BinaryPropertyListWriter {
     case checksum
     /// An index into `strings`.
     case string(Int)
-    /// An index into `uidPaths`: the record it names is known once references are resolved.
+    /// An index into `uids`: the record it names is known once references are resolved.
     case uid(Int)
     /// `references[range]` are the element references.
     case array(Range<Int>)
@@ -65,17 +65,11 @@ struct BinaryPropertyListWriter {
   private var dates = WordTable()
   /// The UID index of each referenced path, so that equal references share one UID.
   private var uidTable: StringTable
-  /// The referenced paths, by UID index, with the object of each UID and the record that first
-  /// referenced it.
-  private var uidPaths: [String] = []
-  private var uidReferences: [Int] = []
-  private var uidReferrers: [Int32] = []
-  /// The archive position of the first record with each UID's path, by UID index, once such a
-  /// record was added (see ``noteRecord(path:position:)``); -1 before.
+  /// The referenced paths, by UID index.
   ///
-  /// A preserve's records are added on a background queue while the walk goes on: references
-  /// resolved there leave the walk's thread a read of this array instead of a lookup each.
-  private var uidPositions: [Int] = []
+  /// One array of entries rather than one per field: a new UID was four appends, each with its
+  /// own check that the array was not shared.
+  private var uids: [UIDEntry] = []
   /// The archive position of the first record with each path that no reference named yet.
   ///
   /// Small and grown as needed: it is empty unless records are noted, and a walk references most
@@ -156,17 +150,16 @@ struct BinaryPropertyListWriter {
   /// ``resolveReferences(_:)``, which must run before ``makeBytes(top:)``.
   mutating func add(referenceTo path: String) -> Int {
     let lookup = uidTable.lookUp(path)
-    if let existing = lookup.value { return uidReferences[existing] }
+    if let existing = lookup.value { return uids[existing].reference }
     // The UID's size depends on the index, known when it is resolved.
-    let index = uidPaths.count
+    let index = uids.count
     let reference = append(.uid(index), bytes: 0)
     uidTable.insert(path, index, at: lookup)
-    uidPaths.append(path)
-    uidReferences.append(reference)
-    uidReferrers.append(Int32(truncatingIfNeeded: referrer))
-    uidPositions.append(
-      unreferencedRecords.count == 0
-        ? -1 : unreferencedRecords.value(for: path, lookedUpAs: lookup) ?? -1)
+    uids.append(
+      UIDEntry(
+        path: path, reference: reference, referrer: Int32(truncatingIfNeeded: referrer),
+        position: unreferencedRecords.count == 0
+          ? -1 : unreferencedRecords.value(for: path, lookedUpAs: lookup) ?? -1))
     return reference
   }
 
@@ -176,7 +169,7 @@ struct BinaryPropertyListWriter {
   /// The first record with a path wins, as references point at the first.
   mutating func noteRecord(path: String, position: Int) {
     if let index = uidTable.value(for: path) {
-      if uidPositions[index] < 0 { uidPositions[index] = position }
+      if uids[index].position < 0 { uids[index].position = position }
     } else {
       unreferencedRecords.insert(path, position)
     }
@@ -192,13 +185,13 @@ struct BinaryPropertyListWriter {
     _ resolve: (String) -> Int?
   ) -> (path: String, referrer: Int)? {
     uidValues.removeAll(keepingCapacity: true)
-    uidValues.reserveCapacity(uidPaths.count)
+    uidValues.reserveCapacity(uids.count)
     var bytes = 0
-    for index in uidPaths.indices {
-      let noted = uidPositions[index]
-      guard let record = noted >= 0 ? noted : resolve(uidPaths[index]) else {
+    for index in uids.indices {
+      let noted = uids[index].position
+      guard let record = noted >= 0 ? noted : resolve(uids[index].path) else {
         uidValues.removeAll()
-        return (uidPaths[index], Int(uidReferrers[index]))
+        return (uids[index].path, Int(uids[index].referrer))
       }
       let value = UInt64(record)
       uidValues.append(value)
@@ -434,7 +427,7 @@ struct BinaryPropertyListWriter {
   /// - Returns: The file's bytes; when a checksum placeholder was added, it holds the CRC-32 of
   ///   every byte after it.
   func makeBytes(top: Int, concurrently: Bool = false) -> [UInt8] {
-    precondition(uidValues.count == uidPaths.count, "references written before they were resolved")
+    precondition(uidValues.count == uids.count, "references written before they were resolved")
     let referenceSize = Self.tableWidth(for: UInt64(max(objects.count - 1, 0)))
     let tableOffset = 8 + scalarBytes + references.count * referenceSize
     let layout = Layout(
@@ -687,36 +680,85 @@ struct BinaryPropertyListWriter {
 /// count, where `Array.removeLast(_:)` went through the general range-replacing code once per
 /// container.
 private struct PendingReferences {
-  private var storage: [Int] = []
-  private(set) var count = 0
+  // A buffer of its own rather than an array: every push to an array checked that it was not
+  // shared, and a record pushes a few dozen references. The stack is empty between two
+  // containers, so a copy of the writer that shares it (the writer is only ever moved between
+  // the queues that use it, one at a time) finds it as its own would be.
+  private let storage = Storage()
 
+  /// The references on the stack.
+  var count: Int { storage.count }
+
+  // Mutating, although only the storage changes: a call on the writer's stored stack is then
+  // made in place, where a nonmutating one retained and released the storage each time.
   @inline(__always)
   mutating func push(_ reference: Int) {
-    if count < storage.count {
-      storage[count] = reference
-    } else {
-      storage.append(reference)
-    }
-    count += 1
+    if storage.count == storage.capacity { storage.grow(toHold: storage.count + 1) }
+    storage.base[storage.count] = reference
+    storage.count += 1
   }
 
   /// Pushes references already in an array, in order.
   mutating func push(contentsOf references: [Int]) {
-    // Whatever lies above the count is dead: drop it so the references go in with one copy.
-    if count < storage.count { storage.removeLast(storage.count - count) }
-    storage.append(contentsOf: references)
-    count += references.count
+    storage.grow(toHold: storage.count + references.count)
+    references.withUnsafeBufferPointer { references in
+      guard let source = references.baseAddress else { return }
+      (storage.base + storage.count).initialize(from: source, count: references.count)
+    }
+    storage.count += references.count
   }
 
   /// Appends the references above `mark` to `target`, and takes them off the stack.
   @inline(__always)
   mutating func pop(from mark: Int, onto target: inout [Int]) {
-    precondition(mark >= 0 && mark <= count, "container ended twice or out of order")
-    storage.withUnsafeBufferPointer { storage in
-      target.append(contentsOf: UnsafeBufferPointer(rebasing: storage[mark..<count]))
-    }
-    count = mark
+    precondition(mark >= 0 && mark <= storage.count, "container ended twice or out of order")
+    target.append(
+      contentsOf: UnsafeBufferPointer(start: storage.base + mark, count: storage.count - mark))
+    storage.count = mark
   }
+
+  // Unchecked: one writer uses it at a time (above).
+  private final class Storage: @unchecked Sendable {
+    var base: UnsafeMutablePointer<Int>
+    var capacity = 256
+    var count = 0
+
+    init() {
+      base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+      base.deallocate()
+    }
+
+    /// Makes room for `needed` references, doubling.
+    func grow(toHold needed: Int) {
+      guard needed > capacity else { return }
+      var grown = capacity * 2
+      while grown < needed { grown *= 2 }
+      let larger = UnsafeMutablePointer<Int>.allocate(capacity: grown)
+      larger.initialize(from: base, count: count)
+      base.deallocate()
+      base = larger
+      capacity = grown
+    }
+  }
+}
+
+/// A path referenced in the table, with its UID object.
+private struct UIDEntry {
+  var path: String
+  /// The UID object.
+  var reference: Int
+  /// The archive position of the record whose values first referenced the path, -1 for the top
+  /// level.
+  var referrer: Int32
+  /// The archive position of the first record with the path, once such a record was added (see
+  /// ``BinaryPropertyListWriter/noteRecord(path:position:)``); -1 before.
+  ///
+  /// A preserve's records are added on a background queue while the walk goes on: references
+  /// resolved there leave the walk's thread a read of this field instead of a lookup each.
+  var position: Int
 }
 
 /// Where the checksum lives: a 4-byte data object at byte 8, right after the magic number.
