@@ -50,6 +50,16 @@ package struct Measurement: Codable, Sendable {
   package var skipped: String?
 }
 
+/// Waits, before a timed call, until the engine's earlier calls have freed their memory on
+/// background queues, unless the calls run back to back.
+///
+/// An app preserves when it moves to the background and restores at launch, seconds apart: no
+/// call of an app competes with the last one's freeing, as calls timed one right after another
+/// do. A no-op for the other contenders, which leave nothing to background queues.
+package func settle(backToBack: Bool) {
+  if !backToBack { RestorationEngine.waitForBackgroundFreeing() }
+}
+
 /// Runs every contender at every size, side by side in one process.
 package struct Comparison {
   package var sizes: [Int]
@@ -78,15 +88,8 @@ package struct Comparison {
     self.backToBack = backToBack
   }
 
-  /// Waits, before a timed call, until the engine's earlier calls have freed their memory on
-  /// background queues, unless the calls run back to back.
-  ///
-  /// An app preserves when it moves to the background and restores at launch, seconds apart:
-  /// no call of an app competes with the last one's freeing, as calls timed one right after
-  /// another do. A no-op for the other contenders, which leave nothing to background queues.
-  private func settle() {
-    if !backToBack { RestorationEngine.waitForBackgroundFreeing() }
-  }
+  /// Waits before a timed call (see ``settle(backToBack:)``).
+  private func settle() { RestorationComparison.settle(backToBack: backToBack) }
 
   /// Measures everything.
   ///

@@ -64,13 +64,7 @@ struct Compare: ParsableCommand {
   @Flag(help: "Print JSON instead of a table.")
   var json = false
 
-  @Flag(
-    help: """
-      Time each call right after the last, without first waiting for the memory the last call \
-      left to background queues to be freed (as an app's calls, seconds apart, never compete \
-      with that freeing).
-      """)
-  var backToBack = false
+  @OptionGroup var spacing: CallSpacing
 
   func validate() throws {
     guard objects.allSatisfy({ $0 >= 2 }) else {
@@ -94,7 +88,7 @@ struct Compare: ParsableCommand {
     defer { if temporary { try? FileManager.default.removeItem(atPath: folder) } }
     let comparison = Comparison(
       sizes: objects, runs: runs, timeCap: timeCap, contenders: contenders, folder: folder,
-      selections: selections, backToBack: backToBack)
+      selections: selections, backToBack: spacing.backToBack)
     let results = try comparison.run { line in
       FileHandle.standardError.write(Data("… \(line)\n".utf8))
     }
@@ -102,7 +96,7 @@ struct Compare: ParsableCommand {
     if json {
       print(
         try comparisonJSON(
-          results, machine: machine, selections: selections, backToBack: backToBack))
+          results, machine: machine, selections: selections, backToBack: spacing.backToBack))
     } else {
       print(
         "Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")"
@@ -110,7 +104,7 @@ struct Compare: ParsableCommand {
       print("Selections: \(selections.rawValue).")
       print(
         "Times are medians of up to \(runs) runs; (×n) is the ratio to the engine."
-          + (backToBack
+          + (spacing.backToBack
             ? " Each call ran right after the last.\n"
             : " Each call waited for the last one's background freeing.\n"))
       print(comparisonTable(results))
@@ -175,13 +169,7 @@ struct Profile: ParsableCommand {
   @Option(help: "How the screens' selections vary (see the compare command).")
   var selections: UIState.Selections = .repeated
 
-  @Flag(
-    help: """
-      Time each call right after the last, without first waiting for the memory the last call \
-      left to background queues to be freed (as an app's calls, seconds apart, never compete \
-      with that freeing).
-      """)
-  var backToBack = false
+  @OptionGroup var spacing: CallSpacing
 
   func validate() throws {
     guard objects >= 2 else { throw ValidationError("-n must be at least 2") }
@@ -211,7 +199,7 @@ struct Profile: ParsableCommand {
       return
     }
     for _ in 0..<iterations {
-      settle()
+      spacing.settle()
       switch operation {
       case .encode: try profiler.encode()
       case .decode: try profiler.decode()
@@ -233,7 +221,7 @@ extension Profile {
     for iteration in 0..<iterations {
       for setting in iteration.isMultiple(of: 2) ? settings : settings.reversed() {
         let engine = setting == "queues" ? profiler : oneThread
-        settle()
+        spacing.settle()
         let call = try operation == .preserve ? engine.preserve() : engine.restore()
         if phases { print("\(setting): ", terminator: "") }
         show(call)
@@ -243,16 +231,25 @@ extension Profile {
     print(timings.table())
   }
 
-  /// Waits for the last call's background freeing, unless the calls run back to back.
-  func settle() {
-    if !backToBack { RestorationEngine.waitForBackgroundFreeing() }
-  }
-
   func show(_ timings: [String: Duration]) {
     guard phases else { return }
     print(
       timings.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
   }
+}
+
+/// How the timed calls follow each other.
+struct CallSpacing: ParsableArguments {
+  @Flag(
+    help: """
+      Time each call right after the last, without first waiting for the memory the last call \
+      left to background queues to be freed (as an app's calls, seconds apart, never compete \
+      with that freeing).
+      """)
+  var backToBack = false
+
+  /// Waits for the last call's background freeing, unless the calls run back to back.
+  func settle() { RestorationComparison.settle(backToBack: backToBack) }
 }
 
 extension Contender: ExpressibleByArgument {}
