@@ -353,7 +353,10 @@ extension RestorationArchive {
     _ reader: inout BinaryPropertyListReader
   ) throws(RestorationError) -> RecordsRead {
     var read = RecordsRead()
-    read.records.reserveCapacity(recordFields.count)
+    // Empty records first, each filled in below; an error throws the whole array away.
+    read.records = Array(
+      repeating: Record(identifierPath: "", kind: .object, className: ""),
+      count: recordFields.count)
     if lazily {
       read.spans.reserveCapacity(recordFields.count)
       // About as many entries per state as apps write keys: one allocation instead of a dozen.
@@ -431,19 +434,18 @@ extension RestorationArchive {
         located.identifierPath = paths[index]
         throw located
       }
-      read.records.append(
-        Record(
-          identifierPath: paths[index],
-          kind: kind,
-          className: className,
-          restorationClassName: restorationClass,
-          storyboard: storyboardName.map {
-            StoryboardReference(name: $0, identifier: storyboardIdentifier)
-          },
-          state: state,
-          sensitiveKeys: sensitiveKeys
-        )
-      )
+      // The fields set where the record lies: a whole record appended was copied into the
+      // array and the original destroyed, a thirtieth of a restore.
+      read.records[index].identifierPath = paths[index]
+      read.records[index].kind = kind
+      read.records[index].className = className
+      read.records[index].restorationClassName = restorationClass
+      if let storyboardName {
+        read.records[index].storyboard = StoryboardReference(
+          name: storyboardName, identifier: storyboardIdentifier)
+      }
+      if !state.isEmpty { read.records[index].state = state }
+      if !sensitiveKeys.isEmpty { read.records[index].sensitiveKeys = sensitiveKeys }
     }
     return read
   }
