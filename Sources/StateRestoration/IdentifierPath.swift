@@ -467,7 +467,6 @@ struct IdentifierPathResolver {
     case .none: body(nil)
     }
   }
-
 }
 
 /// Whether every byte is ASCII, so that splitting at `/` byte by byte equals splitting by
