@@ -7,18 +7,12 @@ import Dispatch
 /// fields, which the pass set before and never changes, and the values as they were handed off:
 /// a coder that the app kept and writes to later leaves those as they were (see
 /// ``StateCoder/handOffEntries()``). The sensitive keys are copied, since the app can add to them.
-struct RecordSnapshot: ArchiveRecordFields, @unchecked Sendable {
+struct RecordSnapshot: ArchiveRecordFields, CoderHeldRecord, @unchecked Sendable {
   // Unchecked: what the writer reads of the coder does not change once handed off (above).
   let coder: StateCoder
   let entries: CoderEntries
   /// Sorted, as the archive lists them.
   let sensitiveKeys: [String]
-
-  var identifierPath: String { coder.identifierPath ?? "" }
-  var kind: RestorationKind { coder.recordKind }
-  var className: String { coder.recordClassName }
-  var restorationClassName: String? { coder.recordRestorationClassName }
-  var storyboard: StoryboardReference? { coder.recordStoryboard }
 }
 
 /// A batch of snapshots as records of the archive writer, with the key names sent so far.

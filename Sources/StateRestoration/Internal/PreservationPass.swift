@@ -1,13 +1,20 @@
-/// One preserved object of a pass: its coder as the object left it, which holds the other
-/// fields of its archive record.
-struct PassRecord {
-  let coder: StateCoder
+/// A record whose fields its coder holds: the pass sets them once the object's encode has
+/// returned, and never changes them after.
+protocol CoderHeldRecord {
+  var coder: StateCoder { get }
+}
 
+extension CoderHeldRecord {
   var identifierPath: String { coder.identifierPath ?? "" }
   var kind: RestorationKind { coder.recordKind }
   var className: String { coder.recordClassName }
   var restorationClassName: String? { coder.recordRestorationClassName }
   var storyboard: StoryboardReference? { coder.recordStoryboard }
+}
+
+/// One preserved object of a pass: its coder as the object left it.
+struct PassRecord: CoderHeldRecord {
+  let coder: StateCoder
 }
 
 /// One walk of the object tree that builds an archive's records.
