@@ -214,7 +214,21 @@ struct IdentifierPathResolver {
   /// or non-ASCII path, whose depth is counted when asked for.
   struct Prefix {
     var path: String
-    var depth: Int
+    /// Half a word, so that the prefix with its hash takes no more room than it did without.
+    var depth: Int32
+    /// The path's ``tableHash(of:)``, computed as the path is built; 0 for a pinned path, whose
+    /// hash is computed when needed.
+    var hash: UInt32
+
+    /// - Parameters:
+    ///   - path: The path.
+    ///   - depth: Its depth; a negative one, or one too large to keep, is left unknown (-1).
+    ///   - hash: Its ``tableHash(of:)``, or 0 where not computed.
+    init(path: String, depth: Int, hash: UInt32 = 0) {
+      self.path = path
+      self.depth = depth == Self.pinnedDepth ? Int32(depth) : Int32(exactly: depth) ?? -1
+      self.hash = hash
+    }
 
     /// The depth that marks a pinned path.
     static let pinnedDepth = -2
@@ -269,6 +283,12 @@ struct IdentifierPathResolver {
     memoizedPath(of: object)?.path
   }
 
+  /// The identifier path of an object with its hash (0 for a pinned path), or nil when its
+  /// identifier is nil.
+  mutating func pathReference(of object: any StateRestoring) -> PathReference? {
+    memoizedPath(of: object).map { PathReference(path: $0.path, hash: $0.hash) }
+  }
+
   /// The identifier path of an object with its depth, or nil when its identifier is nil.
   ///
   /// The depth comes from the parent's, extended by the object's own components: counting the
@@ -276,7 +296,9 @@ struct IdentifierPathResolver {
   mutating func pathAndDepth(of object: any StateRestoring) -> Prefix? {
     guard let found = memoizedPath(of: object) else { return nil }
     guard found.depth < 0 else { return found }
-    return Prefix(path: found.path, depth: IdentifierPath.depth(of: found.path))
+    return Prefix(
+      path: found.path, depth: IdentifierPath.depth(of: found.path),
+      hash: found.hash == 0 ? tableHash(of: found.path) : found.hash)
   }
 
   /// The pinned or computed path of an object, its depth negative where not known yet.
@@ -374,18 +396,21 @@ struct IdentifierPathResolver {
   /// depth when the prefix's is known.
   private mutating func extend(_ base: Prefix, index: Int?, identifier: String?) -> Prefix {
     let path = Self.extend(base.path, index: index, identifier: identifier)
+    // Hashed while its bytes are in the cache: the pass, and the archive writer on another
+    // thread, look the path up by this hash instead of hashing it again.
+    let hash = tableHash(of: path)
     // Between ASCII pieces every separator is a character of its own, so the result's
     // components are the prefix's, the index component (not counted) and the identifier's, and
     // the depths add up. Elsewhere a separator can join a neighbouring character into one
     // grapheme (as `depth(of:)` splits non-ASCII paths), so the depth is left unknown (-1) and
     // counted from the whole path when asked for.
-    guard base.depth >= 0 else { return Prefix(path: path, depth: -1) }
-    guard let identifier else { return Prefix(path: path, depth: base.depth) }
+    guard base.depth >= 0 else { return Prefix(path: path, depth: -1, hash: hash) }
+    guard let identifier else { return Prefix(path: path, depth: Int(base.depth), hash: hash) }
     guard let depth = identifierDepths.value(for: identifier, IdentifierPath.asciiDepth(of:))
     else {
-      return Prefix(path: path, depth: -1)
+      return Prefix(path: path, depth: -1, hash: hash)
     }
-    return Prefix(path: path, depth: base.depth + depth)
+    return Prefix(path: path, depth: Int(base.depth) + depth, hash: hash)
   }
 
   /// A prefix followed by an index component and an identifier, each if present.

@@ -83,6 +83,8 @@ public final class StateCoder {
   @exclusivity(unchecked) var recordKind = RestorationKind.object
   /// The object's class name.
   @exclusivity(unchecked) var recordClassName = ""
+  /// The ``tableHash(of:)`` of the object's path, or 0 where not computed.
+  @exclusivity(unchecked) var recordPathHash: UInt32 = 0
   /// The object's restoration class name, if any.
   @exclusivity(unchecked) var recordRestorationClassName: String?
   /// The storyboard scene the object came from, if any.
@@ -344,8 +346,8 @@ public final class StateCoder {
     case .none:
       remove(forKey: key)
     case .some(let object):
-      if let path = referencePath(to: object, key: key) {
-        set(.value(.reference(path)), forKey: key)
+      if let reference = referencePath(to: object, key: key) {
+        set(.reference(reference), forKey: key)
       }
     }
   }
@@ -358,11 +360,11 @@ public final class StateCoder {
   ///   - objects: The referenced objects, in order.
   ///   - key: The key.
   public func encode(_ objects: [any StateRestoring], forKey key: String) {
-    var references: [StateValue] = []
+    var references: [PathReference] = []
     references.reserveCapacity(objects.count)
     // By index, borrowing each object, where a for-in loop copied it (as above).
     for index in objects.indices { appendReference(to: objects[index], key: key, to: &references) }
-    encodeValue(.array(references), forKey: key)
+    encodeReferences(references, forKey: key)
   }
 
   /// Writes an array of references to objects of one class, adding each object to the archive.
@@ -379,20 +381,26 @@ public final class StateCoder {
     // existentials allocated a second array per call and copied every element into it. Each
     // element is lent unretained, which spares a retain and a release of each on the runtime's
     // slow path for an object that is referenced weakly (as a child's parent usually is).
-    var references: [StateValue] = []
+    var references: [PathReference] = []
     references.reserveCapacity(objects.count)
     objects.forEachUnretained { appendReference(to: $0, key: key, to: &references) }
-    encodeValue(.array(references), forKey: key)
+    encodeReferences(references, forKey: key)
   }
 
   /// Appends the reference to an object, which joins the pass, unless it has no path.
   @usableFromInline
   func appendReference(
-    to object: any StateRestoring, key: String, to references: inout [StateValue]
+    to object: any StateRestoring, key: String, to references: inout [PathReference]
   ) {
-    if let path = referencePath(to: object, key: key) {
-      references.append(.reference(path))
+    if let reference = referencePath(to: object, key: key) {
+      references.append(reference)
     }
+  }
+
+  /// Writes an array of references; archived as an array of reference values.
+  @usableFromInline
+  func encodeReferences(_ references: [PathReference], forKey key: String) {
+    set(.references(references), forKey: key)
   }
 
   /// Removes a key.
@@ -403,12 +411,13 @@ public final class StateCoder {
   }
 
   /// The path of a referenced object, which joins the pass; nil when it has none.
-  private func referencePath(to object: any StateRestoring, key: String) -> String? {
+  @inline(__always)
+  private func referencePath(to object: any StateRestoring, key: String) -> PathReference? {
     if let pass {
       return pass.encodeReference(to: object, key: key, in: identifierPath)
     }
     var resolver = IdentifierPathResolver()
-    return resolver.path(of: object)
+    return resolver.pathReference(of: object)
   }
 }
 
@@ -443,12 +452,29 @@ enum CoderValue {
   /// An array of integers as the app gave it: the writer writes the bytes of the array of
   /// integer values it stands for, without making one.
   case integers([Int])
+  /// A reference, with its path's hash: the writer files the path under the hash without
+  /// hashing it again. `.value(.reference(path))` stands for the same value.
+  case reference(PathReference)
+  /// An array of references, each with its path's hash, as ``reference(_:)`` keeps one.
+  case references([PathReference])
 
   /// The value in its archived form.
   var stateValue: StateValue {
     switch self {
     case .value(let value): value
     case .integers(let integers): integers.stateValue
+    case .reference(let reference): .reference(reference.path)
+    case .references(let references): .array(references.map { .reference($0.path) })
     }
   }
+}
+
+/// A reference's identifier path, with the path's ``tableHash(of:)`` or 0 where not computed.
+///
+/// The walk computes the hash as it builds the path; the archive writer, on another thread,
+/// files every reference under its path, and would otherwise hash each path again.
+@usableFromInline
+struct PathReference {
+  @usableFromInline var path: String
+  @usableFromInline var hash: UInt32
 }

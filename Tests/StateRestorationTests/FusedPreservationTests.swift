@@ -145,6 +145,29 @@ import Testing
     #expect(item.state["next"] == .reference("Root/:[151]:/Item151"))
   }
 
+  /// References filed under the hashes the walk carries give the sequential writer's bytes.
+  ///
+  /// The walk hands each reference to the queue with its path's hash, computed as it built the
+  /// path. Paths of every kind of character, in single references and in both kinds of arrays
+  /// of references, must give the bytes of the sequential writer, which hashes every path.
+  @Test func referencesFiledByTheWalksHashesAreByteIdentical() throws {
+    let root = Crowd("Racine é")
+    for index in 0..<40 {
+      root.add(Crowd(index.isMultiple(of: 3) ? "Élément \(index)" : "项目\(index)"))
+    }
+    root.children[5].add(Crowd("👩‍👩‍👧 /\u{301}"))
+    let engine = engine(TestDelegate(), concurrentWriteThreshold: 1)
+    let bytes = try expectSameBytes(engine, roots: [root])
+    #expect(engine.lastArchiveWrittenConcurrently)
+    let archive = try RestorationArchive(decoding: bytes)
+    let record = try #require(archive.record(at: "Racine é"))
+    let paths = archive.records.map(\.identifierPath).filter { $0 != "Racine é" }
+    #expect(paths.count == 41)
+    #expect(record.state["members"] == .array(paths.prefix(40).map { .reference($0) }))
+    #expect(record.state["everyone"] == record.state["members"])
+    #expect(record.state["first"] == .reference("Racine é/:[0]:/Élément 0"))
+  }
+
   @Test(arguments: ["value", "sensitive", "removal"])
   func aCoderChangedAfterItsRecordWasSentIsArchivedWithTheChange(change: String) throws {
     let keeper = CoderKeeper()
@@ -495,6 +518,38 @@ private final class Sibling: RestorationNode {
     if index + 1 < parent.children.count {
       coder.encode(parent.children[index + 1], forKey: "next")
     }
+  }
+
+  func decodeRestorableState(with coder: StateDecoder) throws {}
+}
+
+/// A node that references its children as an array of its own class, as an array of
+/// existentials, and its first child alone.
+private final class Crowd: RestorationNode {
+  let restorationIdentifier: String?
+  weak var parent: Crowd?
+  var children: [Crowd] = []
+
+  init(_ identifier: String) { restorationIdentifier = identifier }
+
+  func add(_ child: Crowd) {
+    child.parent = self
+    children.append(child)
+  }
+
+  var restorationKind: RestorationKind { .viewController }
+
+  var restorationContainer: RestorationParentLink? {
+    parent.map { RestorationParentLink(parent: $0, index: $0.children.firstIndex { $0 === self }) }
+  }
+
+  var restorationChildren: [any StateRestoring] { children }
+
+  func encodeRestorableState(with coder: StateCoder) throws {
+    guard !children.isEmpty else { return }
+    coder.encode(children, forKey: "members")
+    coder.encode(children as [any StateRestoring], forKey: "everyone")
+    coder.encode(children.first, forKey: "first")
   }
 
   func decodeRestorableState(with coder: StateDecoder) throws {}

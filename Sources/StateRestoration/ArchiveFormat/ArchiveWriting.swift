@@ -8,6 +8,8 @@ protocol ArchiveRecordSource {
   var count: Int { get }
   /// The fields of the record at a position of the archive.
   func identifierPath(at position: Int) -> String
+  /// The ``tableHash(of:)`` of the record's path, or 0 where not computed.
+  func identifierPathHash(at position: Int) -> UInt32
   func kind(at position: Int) -> RestorationKind
   func className(at position: Int) -> String
   func restorationClassName(at position: Int) -> String?
@@ -22,6 +24,8 @@ protocol ArchiveRecordSource {
 /// ``RestorationArchive/Record``.
 protocol ArchiveRecordFields {
   var identifierPath: String { get }
+  /// The ``tableHash(of:)`` of the path, or 0 where not computed.
+  var identifierPathHash: UInt32 { get }
   var kind: RestorationKind { get }
   var className: String { get }
   var restorationClassName: String? { get }
@@ -30,7 +34,9 @@ protocol ArchiveRecordFields {
   var sensitiveKeys: [String] { get }
 }
 
-extension RestorationArchive.Record: ArchiveRecordFields {}
+extension RestorationArchive.Record: ArchiveRecordFields {
+  var identifierPathHash: UInt32 { 0 }
+}
 
 /// Records held in a buffer, read in place.
 ///
@@ -45,6 +51,7 @@ protocol BufferedArchiveRecords: ArchiveRecordSource {
 extension BufferedArchiveRecords {
   var count: Int { records.count }
   func identifierPath(at position: Int) -> String { records[position].identifierPath }
+  func identifierPathHash(at position: Int) -> UInt32 { records[position].identifierPathHash }
   func kind(at position: Int) -> RestorationKind { records[position].kind }
   func className(at position: Int) -> String { records[position].className }
   func restorationClassName(at position: Int) -> String? {
@@ -84,6 +91,7 @@ struct PassRecords: ArchiveRecordSource {
   }
 
   func identifierPath(at position: Int) -> String { record(position).identifierPath }
+  func identifierPathHash(at position: Int) -> UInt32 { record(position).identifierPathHash }
   func kind(at position: Int) -> RestorationKind { record(position).kind }
   func className(at position: Int) -> String { record(position).className }
   func restorationClassName(at position: Int) -> String? { record(position).restorationClassName }
@@ -181,7 +189,9 @@ struct ArchiveBuilder {
     // equal a path are rare: two copies of one then cost less than a lookup per record.
     let path = writer.add(uniqueString: records.identifierPath(at: index))
     if resolvesEarly {
-      writer.noteRecord(path: records.identifierPath(at: index), position: recordReferences.count)
+      writer.noteRecord(
+        path: records.identifierPath(at: index), hash: records.identifierPathHash(at: index),
+        position: recordReferences.count)
     }
     let kindSlot = records.kind(at: index).slot
     let kind: Int

@@ -148,8 +148,13 @@ struct BinaryPropertyListWriter {
   ///
   /// Records can be referenced before they are added, so the record index is filled in by
   /// ``resolveReferences(_:)``, which must run before ``makeBytes(top:)``.
-  mutating func add(referenceTo path: String) -> Int {
-    let lookup = uidTable.lookUp(path)
+  ///
+  /// - Parameters:
+  ///   - path: The path.
+  ///   - hash: The path's ``tableHash(of:)``, or 0 to have it computed.
+  /// - Returns: The reference's UID object.
+  mutating func add(referenceTo path: String, hash: UInt32 = 0) -> Int {
+    let lookup = uidTable.lookUp(path, hash: hash)
     if let existing = lookup.value { return uids[existing].reference }
     // The UID's size depends on the index, known when it is resolved.
     let index = uids.count
@@ -167,11 +172,17 @@ struct BinaryPropertyListWriter {
   /// resolve without asking ``resolveReferences(_:)``'s closure.
   ///
   /// The first record with a path wins, as references point at the first.
-  mutating func noteRecord(path: String, position: Int) {
-    if let index = uidTable.value(for: path) {
+  ///
+  /// - Parameters:
+  ///   - path: The record's path.
+  ///   - hash: The path's ``tableHash(of:)``, or 0 to have it computed.
+  ///   - position: The record's position in the archive.
+  mutating func noteRecord(path: String, hash: UInt32 = 0, position: Int) {
+    let hash = hash == 0 ? tableHash(of: path) : hash
+    if let index = uidTable.value(for: path, hash: hash) {
       if uids[index].position < 0 { uids[index].position = position }
     } else {
-      unreferencedRecords.insert(path, position)
+      unreferencedRecords.insert(path, position, hash: hash)
     }
   }
 
@@ -309,6 +320,17 @@ struct BinaryPropertyListWriter {
       let mark = pending.count
       integers.withUnsafeBufferPointer { integers in
         for index in integers.indices { pending.push(add(integer: Int64(integers[index]))) }
+      }
+      return appendContainer(from: mark, isDictionary: false)
+    case .reference(let reference):
+      return add(referenceTo: reference.path, hash: reference.hash)
+    case .references(let references):
+      // The bytes of `.array` of `.reference` values, made without them.
+      let mark = pending.count
+      references.withUnsafeBufferPointer { references in
+        for index in references.indices {
+          pending.push(add(referenceTo: references[index].path, hash: references[index].hash))
+        }
       }
       return appendContainer(from: mark, isDictionary: false)
     }

@@ -30,38 +30,55 @@ func withUTF8Bytes<Result>(
   return copy.withUTF8(body)
 }
 
-/// A hash of a string's UTF-8 bytes, eight bytes at a time.
+/// The hash a ``StringTable`` files a key under: the low half of ``hashBytes(_:)``, never 0.
+///
+/// Half a word, so that a path's hash fits beside the path in a coder's entry without making
+/// it larger, and travels with the path from the walk, which computes it as it builds the path,
+/// to the tables of the pass and of the archive writer, which then do not hash the path again.
+/// Never 0, so that 0 can stand for a hash not computed.
 @inline(__always)
-func hashUTF8(_ string: String) -> UInt64 {
-  withUTF8Bytes(of: string) { bytes in hashBytes(UnsafeRawBufferPointer(bytes)) }
+func tableHash(ofBytes bytes: UnsafeRawBufferPointer) -> UInt32 {
+  let hash = UInt32(truncatingIfNeeded: hashBytes(bytes))
+  return hash == 0 ? 1 : hash
+}
+
+/// The ``tableHash(ofBytes:)`` of a string's UTF-8 bytes.
+@inline(__always)
+func tableHash(of string: String) -> UInt32 {
+  withUTF8Bytes(of: string) { tableHash(ofBytes: UnsafeRawBufferPointer($0)) }
 }
 
 /// A hash of raw bytes, eight at a time.
+///
+/// The loop reads through the buffer's base address, unwrapped once, with wrapping arithmetic:
+/// loading through the buffer checked its base for nil, and each step of the index for
+/// overflow, for every word, which was a third of hashing an identifier path.
 @inline(__always)
 package func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-  var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-  var index = 0
   let count = bytes.count
-  while index + 8 <= count {
-    let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+  var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+  guard let base = bytes.baseAddress, count > 0 else { return mixBits(hash) }
+  var offset = 0
+  while offset &+ 8 <= count {
+    let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
     hash = (hash ^ word) &* 0x100_0000_01B3 &+ (hash >> 29)
-    index += 8
+    offset &+= 8
   }
-  if index < count {
+  if offset < count {
     var tail: UInt64 = 0
     if count >= 8 {
       // The last eight bytes in one load, shifted so that the tail's first byte is the low one:
       // the same word as the byte loop below builds, where that loop was a quarter of hashing
       // a path.
       let last = UInt64(
-        littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-      tail = last >> UInt64(8 * (8 - (count - index)))
+        littleEndian: base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+      tail = last >> UInt64(truncatingIfNeeded: 8 &* (8 &- (count &- offset)))
     } else {
       var shift: UInt64 = 0
-      while index < count {
-        tail |= UInt64(bytes[index]) << shift
-        shift += 8
-        index += 1
+      while offset < count {
+        tail |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
+        shift &+= 8
+        offset &+= 1
       }
     }
     hash = (hash ^ tail) &* 0x100_0000_01B3 &+ (hash >> 29)
@@ -92,10 +109,13 @@ func bytesEqual(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) ->
 }
 
 /// Maps strings to integers; insertion only.
+///
+/// Keys are filed under their ``tableHash(of:)``; a caller that has a key's hash already (an
+/// identifier path carries its own) hands it in instead of having the key hashed again.
 struct StringTable: InPlaceAccess {
   private var slots: [Int32]
   private var keys: [String] = []
-  private var hashes: [UInt64] = []
+  private var hashes: [UInt32] = []
   private(set) var values: [Int] = []
   private var mask: Int
 
@@ -112,25 +132,36 @@ struct StringTable: InPlaceAccess {
   var count: Int { keys.count }
 
   /// The value for a key, if present.
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - hash: The key's ``tableHash(of:)``, or 0 to have it computed.
+  /// - Returns: The key's value, or nil.
   @inline(__always)
-  func value(for key: String) -> Int? {
-    let hash = hashUTF8(key)
-    guard let entry = find(key, hash: hash).entry else { return nil }
+  func value(for key: String, hash: UInt32 = 0) -> Int? {
+    guard let entry = find(key, hash: hash == 0 ? tableHash(of: key) : hash).entry else {
+      return nil
+    }
     return values[entry]
   }
 
-  /// Where a key is, or would go: the result of ``lookUp(_:)``.
+  /// Where a key is, or would go: the result of ``lookUp(_:hash:)``.
   struct Lookup {
-    fileprivate var hash: UInt64
+    fileprivate var hash: UInt32
     fileprivate var slot: Int
     /// The key's value, if present.
     var value: Int?
   }
 
   /// Finds a key; insert it with ``insert(_:_:at:)`` if absent, with no other insertion between.
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - hash: The key's ``tableHash(of:)``, or 0 to have it computed.
+  /// - Returns: Where the key is, with its value, or where it would go.
   @inline(__always)
-  func lookUp(_ key: String) -> Lookup {
-    let hash = hashUTF8(key)
+  func lookUp(_ key: String, hash: UInt32 = 0) -> Lookup {
+    let hash = hash == 0 ? tableHash(of: key) : hash
     let (entry, slot) = find(key, hash: hash)
     return Lookup(hash: hash, slot: slot, value: entry.map { values[$0] })
   }
@@ -156,8 +187,10 @@ struct StringTable: InPlaceAccess {
   ///
   /// - Returns: The key's value, and whether it was inserted.
   @discardableResult
-  mutating func insert(_ key: String, _ value: Int) -> (value: Int, inserted: Bool) {
-    let lookup = lookUp(key)
+  mutating func insert(_ key: String, _ value: Int, hash: UInt32 = 0) -> (
+    value: Int, inserted: Bool
+  ) {
+    let lookup = lookUp(key, hash: hash)
     if let existing = lookup.value { return (existing, false) }
     insert(key, value, at: lookup)
     return (value, true)
@@ -178,7 +211,7 @@ struct StringTable: InPlaceAccess {
   /// Looks up a piece of a larger buffer (a parent path, a path component) without making a
   /// string of it.
   func value(forBytes bytes: UnsafeRawBufferPointer) -> Int? {
-    let hash = hashBytes(bytes)
+    let hash = tableHash(ofBytes: bytes)
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let entry = Int(slots[slot])
@@ -211,7 +244,7 @@ struct StringTable: InPlaceAccess {
   func key(at entry: Int) -> String { keys[entry] }
 
   @inline(__always)
-  private func find(_ key: String, hash: UInt64) -> (entry: Int?, slot: Int) {
+  private func find(_ key: String, hash: UInt32) -> (entry: Int?, slot: Int) {
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let entry = Int(slots[slot])

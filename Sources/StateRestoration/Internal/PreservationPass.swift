@@ -6,6 +6,7 @@ protocol CoderHeldRecord {
 
 extension CoderHeldRecord {
   var identifierPath: String { coder.identifierPath ?? "" }
+  var identifierPathHash: UInt32 { coder.recordPathHash }
   var kind: RestorationKind { coder.recordKind }
   var className: String { coder.recordClassName }
   var restorationClassName: String? { coder.recordRestorationClassName }
@@ -263,7 +264,7 @@ final class PreservationPass {
   }
 
   private func visit(_ object: any StateRestoring) {
-    guard let (path, depth) = pathAndDepth(of: object) else {
+    guard let (path, depth, pathHash) = pathAndDepth(of: object) else {
       // No identifier: a controller or object cuts itself and its subtree out (UIKit's rule);
       // a view is crossed, so identified views deeper in its controller's tree are found.
       object.withRestorationNode { node in
@@ -274,7 +275,7 @@ final class PreservationPass {
       }
       return
     }
-    let lookup = pathOwners.inPlace { $0.lookUp(path) }
+    let lookup = pathOwners.inPlace { $0.lookUp(path, hash: pathHash) }
     if lookup.value != nil {
       issue(
         .duplicatePath,
@@ -300,6 +301,7 @@ final class PreservationPass {
 
     pathOwners.insert(path, records.count, at: lookup)
     let coder = StateCoder(identifierPath: path, link: link, keys: keys)
+    coder.recordPathHash = pathHash
     var thrown: (any Error)?
     do {
       try object.encodeRestorableState(with: coder)
@@ -343,19 +345,21 @@ final class PreservationPass {
     depths.append(depth)
   }
 
-  /// The path of an object, computed while no other computation is running.
+  /// The path of an object with its hash, computed while no other computation is running.
   ///
   /// Computing a path calls the app's `restorationIdentifier` and `restorationContainer`; a
   /// coder kept from an earlier encode and used from one of those would come back here in the
   /// middle of the resolver's change, which its unchecked exclusivity does not allow: such a
   /// reference is refused instead.
-  private func path(of object: any StateRestoring) -> String? {
-    resolve { $0.path(of: object) }
+  private func path(of object: any StateRestoring) -> PathReference? {
+    resolve { $0.pathReference(of: object) }
   }
 
-  /// The path of an object with its depth, computed as ``path(of:)`` computes the path.
-  private func pathAndDepth(of object: any StateRestoring) -> (path: String, depth: Int)? {
-    resolve { $0.pathAndDepth(of: object) }.map { ($0.path, $0.depth) }
+  /// The path of an object with its depth and hash, computed as ``path(of:)`` computes it.
+  private func pathAndDepth(
+    of object: any StateRestoring
+  ) -> (path: String, depth: Int, hash: UInt32)? {
+    resolve { $0.pathAndDepth(of: object) }.map { ($0.path, Int($0.depth), $0.hash) }
   }
 
   /// Runs `body` on the resolver unless a computation is already running, which gets nil.
@@ -369,8 +373,9 @@ final class PreservationPass {
 
   /// Returns the identifier path of `object` and adds it to the archive, or nil when the object
   /// has no path (it is then not referenced, and the pass reports why).
-  func encodeReference(to object: any StateRestoring, key: String, in coderPath: String?) -> String?
-  {
+  func encodeReference(
+    to object: any StateRestoring, key: String, in coderPath: String?
+  ) -> PathReference? {
     if resolving {
       issue(
         .referenceWithoutPath,
