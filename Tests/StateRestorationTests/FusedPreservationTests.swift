@@ -151,11 +151,11 @@ import Testing
   /// path. Paths of every kind of character, in single references and in both kinds of arrays
   /// of references, must give the bytes of the sequential writer, which hashes every path.
   @Test func referencesFiledByTheWalksHashesAreByteIdentical() throws {
-    let root = Crowd("Racine é")
+    let root = Sibling("Racine é")
     for index in 0..<40 {
-      root.add(Crowd(index.isMultiple(of: 3) ? "Élément \(index)" : "项目\(index)"))
+      root.add(Sibling(index.isMultiple(of: 3) ? "Élément \(index)" : "项目\(index)"))
     }
-    root.children[5].add(Crowd("👩‍👩‍👧 /\u{301}"))
+    root.children[5].add(Sibling("👩‍👩‍👧 /\u{301}"))
     let engine = engine(TestDelegate(), concurrentWriteThreshold: 1)
     let bytes = try expectSameBytes(engine, roots: [root])
     #expect(engine.lastArchiveWrittenConcurrently)
@@ -165,7 +165,8 @@ import Testing
     #expect(paths.count == 41)
     #expect(record.state["members"] == .array(paths.prefix(40).map { .reference($0) }))
     #expect(record.state["everyone"] == record.state["members"])
-    #expect(record.state["first"] == .reference("Racine é/:[0]:/Élément 0"))
+    let element = try #require(archive.record(at: "Racine é/:[3]:/Élément 3"))
+    #expect(element.state["previous"] == .reference("Racine é/:[2]:/项目2"))
   }
 
   @Test(arguments: ["value", "sensitive", "removal"])
@@ -488,7 +489,8 @@ private final class IntegerArrays: StateRestoring {
   func decodeRestorableState(with coder: StateDecoder) throws {}
 }
 
-/// A node whose children reference their parent and both neighbours.
+/// A node whose children reference their parent and both neighbours, and which references its
+/// children as an array of its own class and as an array of existentials.
 private final class Sibling: RestorationNode {
   let restorationIdentifier: String?
   weak var parent: Sibling?
@@ -510,6 +512,10 @@ private final class Sibling: RestorationNode {
   var restorationChildren: [any StateRestoring] { children }
 
   func encodeRestorableState(with coder: StateCoder) throws {
+    if !children.isEmpty {
+      coder.encode(children, forKey: "members")
+      coder.encode(children as [any StateRestoring], forKey: "everyone")
+    }
     guard let parent, let index = parent.children.firstIndex(where: { $0 === self }) else {
       return
     }
@@ -518,38 +524,6 @@ private final class Sibling: RestorationNode {
     if index + 1 < parent.children.count {
       coder.encode(parent.children[index + 1], forKey: "next")
     }
-  }
-
-  func decodeRestorableState(with coder: StateDecoder) throws {}
-}
-
-/// A node that references its children as an array of its own class, as an array of
-/// existentials, and its first child alone.
-private final class Crowd: RestorationNode {
-  let restorationIdentifier: String?
-  weak var parent: Crowd?
-  var children: [Crowd] = []
-
-  init(_ identifier: String) { restorationIdentifier = identifier }
-
-  func add(_ child: Crowd) {
-    child.parent = self
-    children.append(child)
-  }
-
-  var restorationKind: RestorationKind { .viewController }
-
-  var restorationContainer: RestorationParentLink? {
-    parent.map { RestorationParentLink(parent: $0, index: $0.children.firstIndex { $0 === self }) }
-  }
-
-  var restorationChildren: [any StateRestoring] { children }
-
-  func encodeRestorableState(with coder: StateCoder) throws {
-    guard !children.isEmpty else { return }
-    coder.encode(children, forKey: "members")
-    coder.encode(children as [any StateRestoring], forKey: "everyone")
-    coder.encode(children.first, forKey: "first")
   }
 
   func decodeRestorableState(with coder: StateDecoder) throws {}
