@@ -222,7 +222,8 @@ struct IdentifierPathResolver {
 
     /// - Parameters:
     ///   - path: The path.
-    ///   - depth: Its depth; a negative one, or one too large to keep, is left unknown (-1).
+    ///   - depth: Its depth, negative where unknown or pinned; one too large to keep is left
+    ///     unknown (-1).
     ///   - hash: Its ``tableHash(of:)``, or 0 where not computed.
     init(path: String, depth: Int, hash: UInt32 = 0) {
       self.path = path
