@@ -227,7 +227,7 @@ struct IdentifierPathResolver {
     ///   - hash: Its ``tableHash(of:)``, or 0 where not computed.
     init(path: String, depth: Int, hash: UInt32 = 0) {
       self.path = path
-      self.depth = depth == Self.pinnedDepth ? Int32(depth) : Int32(exactly: depth) ?? -1
+      self.depth = Int32(exactly: depth) ?? -1
       self.hash = hash
     }
 
@@ -290,16 +290,15 @@ struct IdentifierPathResolver {
     memoizedPath(of: object).map { PathReference(path: $0.path, hash: $0.hash) }
   }
 
-  /// The identifier path of an object with its depth, or nil when its identifier is nil.
+  /// The identifier path of an object with its depth and hash (0 for a pinned path, for the
+  /// tables to compute), or nil when its identifier is nil.
   ///
   /// The depth comes from the parent's, extended by the object's own components: counting the
   /// components of each whole path again was a fiftieth of preserving an object.
   mutating func pathAndDepth(of object: any StateRestoring) -> Prefix? {
     guard let found = memoizedPath(of: object) else { return nil }
     guard found.depth < 0 else { return found }
-    return Prefix(
-      path: found.path, depth: IdentifierPath.depth(of: found.path),
-      hash: found.hash == 0 ? tableHash(of: found.path) : found.hash)
+    return Prefix(path: found.path, depth: IdentifierPath.depth(of: found.path), hash: found.hash)
   }
 
   /// The pinned or computed path of an object, its depth negative where not known yet.

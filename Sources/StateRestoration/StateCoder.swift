@@ -475,6 +475,6 @@ enum CoderValue {
 /// files every reference under its path, and would otherwise hash each path again.
 @usableFromInline
 struct PathReference {
-  @usableFromInline var path: String
-  @usableFromInline var hash: UInt32
+  var path: String
+  var hash: UInt32
 }

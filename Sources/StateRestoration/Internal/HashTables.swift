@@ -139,10 +139,7 @@ struct StringTable: InPlaceAccess {
   /// - Returns: The key's value, or nil.
   @inline(__always)
   func value(for key: String, hash: UInt32 = 0) -> Int? {
-    guard let entry = find(key, hash: hash == 0 ? tableHash(of: key) : hash).entry else {
-      return nil
-    }
-    return values[entry]
+    lookUp(key, hash: hash).value
   }
 
   /// Where a key is, or would go: the result of ``lookUp(_:hash:)``.
