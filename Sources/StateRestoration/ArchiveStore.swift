@@ -40,6 +40,23 @@ public protocol ArchiveStore: AnyObject {
   /// - Parameter item: The item.
   /// - Throws: ``RestorationError`` when the item exists but cannot be removed.
   func remove(_ item: ArchiveStoreItem) throws(RestorationError)
+
+  /// Whether the engine writes the crash guard's marker on a background queue while it reads
+  /// the archive, at the start of a restore.
+  ///
+  /// Worth it for a store whose writes wait for a disk: the restore no longer waits for that
+  /// write before reading the archive. The engine never calls the store from two threads at
+  /// once, and waits for the write to finish before it calls any of the app's code, so a
+  /// restoration that crashes the app still finds the marker at the next launch. Only with
+  /// ``RestorationSettings/usesBackgroundQueues``, and not while the engine has a
+  /// ``RestorationEngine/phaseObserver``, which is told of each phase once the marker is armed.
+  /// The default is false: every call is made on the thread that restores.
+  var writesMarkerInBackground: Bool { get }
+}
+
+extension ArchiveStore {
+  /// False: the store is called only on the thread that restores.
+  public var writesMarkerInBackground: Bool { false }
 }
 
 /// A store that keeps its items in memory.
@@ -97,10 +114,23 @@ public final class InMemoryArchiveStore: ArchiveStore {
 /// temporary file in the same folder, is flushed, renamed into place and the folder flushed, so
 /// a process killed at any instant leaves the old archive or the new one, whole; two processes
 /// writing at once leave one of the two, whole (the last to rename wins). The temporary files of
-/// writers killed mid-write are removed at the next write.
+/// writers killed mid-write are removed at the next write, and so are replaced archives that a
+/// killed process had not freed yet (``freesReplacedFilesInBackground``).
 public final class FileArchiveStore: ArchiveStore {
   /// The folder holding the items.
   public let folder: String
+
+  /// Whether the disk space of an archive or snapshot that is replaced or removed is freed on
+  /// a background queue, rather than before the write or removal returns.
+  ///
+  /// Freeing a file of a few megabytes can take as long as writing one (0.8 ms for 2 MB on the
+  /// Linux machine with ext4 where the README's benchmarks ran), and a preserve replaces the
+  /// last archive, a restore removes it. The file's name is gone, or replaced, before the call
+  /// returns either way. A process that exits finishes the freeing first; one killed before it
+  /// leaves a temporary file that the next write removes.
+  /// ``RestorationEngine/waitForBackgroundFreeing()`` waits for the freeing. True by default,
+  /// whatever ``RestorationSettings/usesBackgroundQueues`` says.
+  public var freesReplacedFilesInBackground = true
 
   /// Creates a store for an app.
   ///
@@ -145,11 +175,20 @@ public final class FileArchiveStore: ArchiveStore {
   public func write(_ bytes: [UInt8], to item: ArchiveStoreItem) throws(RestorationError) {
     try Platform.createFolder(folder)
     Platform.removeStaleTemporaryFiles(in: folder)
-    try Platform.writeFileAtomically(path(of: item), bytes: bytes)
+    try Platform.writeFileAtomically(
+      path(of: item), bytes: bytes, freeingReplacedInBackground: freesInBackground(item))
   }
 
   /// Removes an item from disk.
   public func remove(_ item: ArchiveStoreItem) throws(RestorationError) {
-    try Platform.removeFile(path(of: item))
+    try Platform.removeFile(path(of: item), freeingInBackground: freesInBackground(item))
   }
+
+  /// Whether an item's old file is freed in the background: only the ones that can be large.
+  private func freesInBackground(_ item: ArchiveStoreItem) -> Bool {
+    freesReplacedFilesInBackground && (item == .archive || item == .snapshot)
+  }
+
+  /// True: writing the marker waits for the disk (see ``ArchiveStore/writesMarkerInBackground``).
+  public var writesMarkerInBackground: Bool { true }
 }

@@ -355,21 +355,19 @@ public final class RestorationEngine {
     if let marker, marker.extended, !settings.developerMode {
       return discard(.crashDuringExtendedRestoration, timings: timings)
     }
-    let tries: Int
-    if let marker {
-      tries = marker.triesLeft - 1
-      writeMarker(InProgressMarker(triesLeft: tries, extended: false))
-    } else {
-      tries = InProgressMarker.initialTries - 1
-      writeMarker(InProgressMarker(triesLeft: InProgressMarker.initialTries, extended: false))
-    }
+    let tries = (marker?.triesLeft ?? InProgressMarker.initialTries) - 1
+    let newMarker = InProgressMarker(
+      triesLeft: marker == nil ? InProgressMarker.initialTries : tries, extended: false)
     if tries <= 0, !settings.developerMode {
+      writeMarker(newMarker)
       return discard(
         .crashesDuringRestoration(launches: InProgressMarker.initialTries), timings: timings)
     }
     pendingRestorations = 1
     restoredArchiveOnDisk = true
 
+    // Waited for before any app code runs, and before the store is called again.
+    let markerWritten = beginWritingMarker(newMarker)
     phaseObserver?(.decodeArchive)
     let decodeStart = clock.now
     let archive: RestorationArchive
@@ -388,10 +386,12 @@ public final class RestorationEngine {
           pendingPaths = BackgroundResult { ArchivedPaths(paths) }
         })
     } catch {
+      markerWritten()
       let located = error.file == nil ? error.inFile(archiveLocation) : error
       pendingRestorations = 0
       return discard(.unreadable(located), timings: timings)
     }
+    markerWritten()
     timings[.decodeArchive] = clock.now - decodeStart
     if let version = archive.version {
       let current = RestorationArchive.Version.current
@@ -552,8 +552,39 @@ public final class RestorationEngine {
     do {
       try store.write(marker.encoded(), to: .inProgressMarker)
     } catch {
-      warn("Warning: Unable to create restoration in progress marker file: \(error)")
+      warnMarkerNotWritten(error)
     }
+  }
+
+  /// Starts writing the marker: on a background queue where the store asks for it
+  /// (``ArchiveStore/writesMarkerInBackground``), else at once.
+  ///
+  /// - Returns: Waits until the marker is written; call it once, before the store is called
+  ///   again and before any app code runs.
+  private func beginWritingMarker(_ marker: InProgressMarker) -> () -> Void {
+    // A phase observer is told of the first phase once the marker is armed, as documented.
+    guard settings.usesBackgroundQueues, store.writesMarkerInBackground, phaseObserver == nil
+    else {
+      writeMarker(marker)
+      return {}
+    }
+    let bytes = marker.encoded()
+    let target = BackgroundStore(store: store)
+    let written = BackgroundResult { () -> RestorationError? in
+      do throws(RestorationError) {
+        try target.store.write(bytes, to: .inProgressMarker)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    return { [weak self] in
+      if let error = written.wait() { self?.warnMarkerNotWritten(error) }
+    }
+  }
+
+  private func warnMarkerNotWritten(_ error: RestorationError) {
+    warn("Warning: Unable to create restoration in progress marker file: \(error)")
   }
 
   private func readDiscardNote() -> RestorationReport.DiscardReason? {
@@ -592,14 +623,22 @@ public final class RestorationEngine {
 
 extension RestorationEngine {
   /// Waits until the memory that earlier preserves and restores left to background queues is
-  /// freed.
+  /// freed, and the disk space of the files they replaced or removed.
   ///
   /// A preserve or a restore frees its tables on a background queue once it is done (see
-  /// ``RestorationSettings/usesBackgroundQueues``). An app's calls are seconds apart, and that
-  /// freeing ends long before the next one; a benchmark or a test that times calls one right
-  /// after another waits here first, or the call it times competes with the last one's freeing
-  /// for the processor.
+  /// ``RestorationSettings/usesBackgroundQueues``), and a ``FileArchiveStore`` frees replaced
+  /// archives there (``FileArchiveStore/freesReplacedFilesInBackground``). An app's calls are
+  /// seconds apart, and that freeing ends long before the next one; a benchmark or a test that
+  /// times calls one right after another waits here first, or the call it times competes with
+  /// the last one's freeing for the processor.
   public static func waitForBackgroundFreeing() {
     BackgroundRelease.waitUntilReleased()
   }
+}
+
+/// The store, handed to the background queue that writes the crash guard's marker.
+private struct BackgroundStore: @unchecked Sendable {
+  // Unchecked: the restoring thread does not call the store until the queue's write is done
+  // (``RestorationEngine`` waits for it), so the store is never called from two threads at once.
+  let store: any ArchiveStore
 }

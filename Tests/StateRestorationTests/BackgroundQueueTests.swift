@@ -65,6 +65,53 @@ import Testing
     #expect(freed.withLock { $0 } == false)
   }
 
+  /// A store that asks for the crash guard's marker to be written in the background gets it
+  /// written off the restoring thread, and the marker is in the store before the first app
+  /// code runs, however slow the write; without background queues it is written on the
+  /// restoring thread.
+  @Test(arguments: [true, false])
+  func theMarkerIsWrittenInTheBackgroundAndArmedBeforeAppCodeRuns(background: Bool) throws {
+    let store = SlowMarkerStore()
+    makeEngine(store: store, delegate: TestDelegate())
+      .preserveApplicationState(roots: TalkDemo().roots)
+    let delegate = TestDelegate()
+    let markerAtFirstAppCode = Mutex<[UInt8]?>(nil)
+    delegate.onShouldRestore = {
+      markerAtFirstAppCode.withLock { $0 = store.contents[.inProgressMarker] }
+    }
+    let engine = makeEngine(
+      store: store, delegate: delegate,
+      settings: RestorationSettings(usesBackgroundQueues: background))
+    let caller = pthread_self()
+    let report = engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
+    #expect(report.outcome == .restored)
+    #expect(store.markerWriters.withLock { $0.count } == 1)
+    let onCaller = store.markerWriters.withLock { $0.first.map { pthread_equal($0, caller) } }
+    #expect(onCaller == (background ? 0 : 1))
+    let marker = try #require(markerAtFirstAppCode.withLock { $0 })
+    #expect(!marker.isEmpty)
+    // Armed during the restore, removed once it finished.
+    #expect(store.contents[.inProgressMarker] == nil)
+  }
+
+  /// An archive that cannot be read is discarded with its marker, and a marker still being
+  /// written in the background when the read fails is not left behind.
+  @Test func aMarkerWrittenInTheBackgroundIsRemovedWithAnUnreadableArchive() {
+    let store = SlowMarkerStore()
+    store.contents[.archive] = Array("bplist00 not an archive".utf8)
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
+    guard case .discarded = report.outcome else {
+      Issue.record("expected a discarded archive, got \(report.outcome)")
+      return
+    }
+    #expect(store.markerWriters.withLock { $0.count } == 1)
+    // Twice the write's time: a write the restore had not waited for would have landed.
+    usleep(100_000)
+    #expect(store.contents[.inProgressMarker] == nil)
+    #expect(store.contents[.archive] == nil)
+  }
+
   /// Waiting for the background releases returns once every value queued before is freed,
   /// however long its freeing takes.
   @Test func waitingForReleasesReturnsOnceEveryQueuedValueIsFreed() {
@@ -243,4 +290,32 @@ private struct FreedWitness: Sendable {
   }
   private let storage: Storage
   init(onFree: @escaping @Sendable () -> Void) { storage = Storage(onFree) }
+}
+
+/// An in-memory store whose marker writes take 50 ms and ask to be made in the background, as
+/// a disk's would.
+private final class SlowMarkerStore: ArchiveStore, @unchecked Sendable {
+  // Unchecked: the engine calls it from one thread at a time, which is what the tests check.
+  var contents: [ArchiveStoreItem: [UInt8]] = [:]
+  /// The thread of each marker write.
+  let markerWriters = Mutex<[pthread_t]>([])
+
+  var location: String { "slow memory" }
+  var writesMarkerInBackground: Bool { true }
+
+  func read(_ item: ArchiveStoreItem, maxSize: Int) throws(RestorationError) -> [UInt8]? {
+    contents[item]
+  }
+
+  func write(_ bytes: [UInt8], to item: ArchiveStoreItem) throws(RestorationError) {
+    if item == .inProgressMarker {
+      markerWriters.withLock { $0.append(pthread_self()) }
+      usleep(50_000)
+    }
+    contents[item] = bytes
+  }
+
+  func remove(_ item: ArchiveStoreItem) throws(RestorationError) {
+    contents[item] = nil
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import Synchronization
 import TestSupport
 import Testing
 
@@ -58,6 +59,65 @@ import Testing
     try store.remove(.archive)
     try store.remove(.archive)  // removing twice is fine
     #expect(try store.read(.archive, maxSize: 1 << 20) == nil)
+  }
+
+  @Test func aPreserveFlushesTheFolderOnceAndRemovingNothingFlushesNothing() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    let flushed = Mutex<[String]>([])
+    let observer: @Sendable (String) -> Void = { folder in flushed.withLock { $0.append(folder) } }
+    try PlatformObservers.$folderFlushed.withValue(observer) {
+      // No crash guard marker exists: the preserve's removal of it has nothing to flush.
+      let report = makeEngine(store: store, delegate: TestDelegate())
+        .preserveApplicationState(roots: TalkDemo().roots)
+      guard case .saved = report.outcome else {
+        Issue.record("not saved: \(report.outcome)")
+        return
+      }
+      #expect(flushed.withLock { $0 } == [store.folder])
+      try store.remove(.snapshot)
+      #expect(flushed.withLock { $0 } == [store.folder])
+      try store.remove(.archive)
+    }
+    #expect(flushed.withLock { $0 } == [store.folder, store.folder])
+    #expect(try store.read(.archive, maxSize: 1 << 20) == nil)
+  }
+
+  /// A replaced or removed archive is handed to a background queue to be freed, under a
+  /// temporary name that the stale-file cleanup knows; the marker, always tiny, is removed at
+  /// once; and with the switch off, nothing is handed over.
+  @Test(arguments: [true, false])
+  func replacedArchivesAreFreedInTheBackground(inBackground: Bool) throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    store.freesReplacedFilesInBackground = inBackground
+    let retired = Mutex<[String]>([])
+    let prefix = store.path(of: .archive) + ".\(getpid())."
+    let observer: @Sendable (String) -> Void = { path in retired.withLock { $0.append(path) } }
+    try PlatformObservers.$fileRetired.withValue(observer) {
+      try store.write(Array(repeating: 1, count: 100_000), to: .archive)
+      #expect(retired.withLock { $0 }.isEmpty)  // nothing was replaced
+      let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: store.path(of: .archive)))
+      defer { try? reader.close() }
+      try store.write(Array(repeating: 2, count: 100), to: .archive)
+      #expect(try reader.readToEnd() == Data(repeating: 1, count: 100_000))
+      try store.write([7], to: .inProgressMarker)
+      try store.write([8], to: .inProgressMarker)
+      try store.remove(.inProgressMarker)
+      #expect(retired.withLock { $0.count } == (inBackground ? 1 : 0))
+      try store.remove(.archive)
+      #expect(!FileManager.default.fileExists(atPath: store.path(of: .archive)))
+      try store.remove(.archive)  // gone already: nothing to hand over
+    }
+    let names = retired.withLock { $0 }
+    #expect(names.count == (inBackground ? 2 : 0))
+    for name in names {
+      #expect(name.hasPrefix(prefix) && name.hasSuffix(".tmp"), "\(name)")
+    }
+    RestorationEngine.waitForBackgroundFreeing()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).isEmpty)
   }
 
   @Test func oversizedFileIsRejectedBeforeReading() throws {
@@ -144,6 +204,8 @@ import Testing
         FileManager.default.createFile(atPath: store.folder + "/" + name, contents: Data([9])))
     }
     try store.write([1], to: .archive)
+    // The archive the write replaced is freed on a background queue, under a name of its own.
+    RestorationEngine.waitForBackgroundFreeing()
     let names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
     #expect(names == ["data.data", live])
   }

@@ -147,6 +147,22 @@ import Testing
     #expect(try readWholeGeneration(helper.archiveURL).number == last + 1)
   }
 
+  /// A process that exits right after replacing its archive, before the background queue has
+  /// freed the old one, frees it on its way out: no temporary file is left behind.
+  @Test func aProcessExitingBeforeTheOldArchiveIsFreedLeavesNoTemporaryFile() throws {
+    let helper = try Helper()
+    defer { helper.remove() }
+    let clock = ContinuousClock()
+    let start = clock.now
+    // The second generation replaces the first; the queue that frees the first is held for
+    // 600 ms, far longer than the process takes to end otherwise.
+    let result = try helper.run(["preserve-loop", "--count", "2", "--hold-removals", "600"])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(clock.now - start >= .milliseconds(600), "the exit waited for the freeing")
+    #expect(helper.temporaryFiles().isEmpty)
+    #expect(try readWholeGeneration(helper.archiveURL).number == 2)
+  }
+
   @Test func twoProcessesPreservingAtOnceLeaveOneWholeArchive() throws {
     let helper = try Helper()
     defer { helper.remove() }

@@ -2,22 +2,36 @@ import StateRestoration
 
 /// Repeats one engine operation on the benchmark's state, so a profiler sees nothing else.
 ///
-/// Preserve and restore use an in-memory store: profilers count instructions, and the file
-/// system's time is not the engine's.
+/// Preserve and restore use an in-memory store unless given a folder: profilers count
+/// instructions, and the file system's time is not the engine's. With a folder they use a
+/// ``FileArchiveStore`` there, to time what a preserve or restore costs with a real disk.
 package struct EngineProfiler {
   let contender: EngineContender
   let engine: RestorationEngine
-  let store = InMemoryArchiveStore()
+  let store: any ArchiveStore
   /// The archive of the state.
   package let bytes: [UInt8]
   let count: Int
 
   /// Builds the state and one archive of it.
+  ///
+  /// - Parameters:
+  ///   - objects: The number of objects.
+  ///   - selections: How the screens' selections vary.
+  ///   - usesBackgroundQueues: ``RestorationSettings/usesBackgroundQueues``.
+  ///   - folder: A folder for a ``FileArchiveStore``; nil keeps the archive in memory.
+  /// - Throws: When the archive cannot be made, or the folder cannot hold a store.
   package init(
-    objects: Int, selections: UIState.Selections = .repeated, usesBackgroundQueues: Bool = true
+    objects: Int, selections: UIState.Selections = .repeated, usesBackgroundQueues: Bool = true,
+    folder: String? = nil
   ) throws {
     let state = UIState(count: objects, selections: selections)
     contender = EngineContender(state: state)
+    if let folder {
+      store = try FileArchiveStore(stateRoot: folder, bundleIdentifier: "com.example.benchmark")
+    } else {
+      store = InMemoryArchiveStore()
+    }
     engine = contender.makeEngine(store: store, usesBackgroundQueues: usesBackgroundQueues)
     bytes = try contender.encode(with: engine)
     count = objects
@@ -58,7 +72,8 @@ package struct EngineProfiler {
   @inline(never)
   @discardableResult
   package func restore() throws -> [String: Duration] {
-    store.contents[.archive] = bytes
+    // Put back before the timed call: a restore removes the archive once it is done.
+    try store.write(bytes, to: .archive)
     let launch = contender.makeLaunchTree()
     let clock = ContinuousClock()
     let start = clock.now

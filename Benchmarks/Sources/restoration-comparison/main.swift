@@ -80,11 +80,7 @@ struct Compare: ParsableCommand {
         Data("note: a debug build; build with -c release for meaningful numbers\n".utf8))
     #endif
     let temporary = folder == nil
-    let folder =
-      self.folder
-      ?? FileManager.default.temporaryDirectory
-      .appendingPathComponent("restoration-comparison-\(ProcessInfo.processInfo.processIdentifier)")
-      .path
+    let folder = self.folder ?? temporaryFolder(named: "restoration-comparison")
     defer { if temporary { try? FileManager.default.removeItem(atPath: folder) } }
     let comparison = Comparison(
       sizes: objects, runs: runs, timeCap: timeCap, contenders: contenders, folder: folder,
@@ -163,6 +159,13 @@ struct Profile: ParsableCommand {
       """)
   var compareQueues = false
 
+  @Flag(
+    help: """
+      Preserve to, or restore from, files in a new temporary folder (removed at the end) \
+      instead of memory, so that the times include the disk's.
+      """)
+  var fileStore = false
+
   @Option(help: "Also write the engine's archive of the state to this file, to inspect it.")
   var saveArchive: String?
 
@@ -177,6 +180,9 @@ struct Profile: ParsableCommand {
     guard !compareQueues || operation == .preserve || operation == .restore else {
       throw ValidationError("--compare-queues applies to preserve and restore")
     }
+    guard !fileStore || operation == .preserve || operation == .restore else {
+      throw ValidationError("--file-store applies to preserve and restore")
+    }
     guard !(compareQueues && noBackgroundQueues) else {
       throw ValidationError(
         "--compare-queues runs with and without background queues; leave out --no-background-queues"
@@ -185,8 +191,11 @@ struct Profile: ParsableCommand {
   }
 
   func run() throws {
+    let folder = fileStore ? temporaryFolder(named: "restoration-profile") : nil
+    defer { if let folder { try? FileManager.default.removeItem(atPath: folder) } }
     let profiler = try EngineProfiler(
-      objects: objects, selections: selections, usesBackgroundQueues: !noBackgroundQueues)
+      objects: objects, selections: selections, usesBackgroundQueues: !noBackgroundQueues,
+      folder: folder.map { "\($0)/queues" })
     if let saveArchive {
       try Data(profiler.bytes).write(to: URL(fileURLWithPath: saveArchive))
       let encoder = PropertyListEncoder()
@@ -195,7 +204,7 @@ struct Profile: ParsableCommand {
         .write(to: URL(fileURLWithPath: saveArchive + ".plist-encoder"))
     }
     if compareQueues {
-      try alternate(profiler)
+      try alternate(profiler, folder: folder)
       return
     }
     for _ in 0..<iterations {
@@ -213,9 +222,10 @@ struct Profile: ParsableCommand {
 extension Profile {
   /// Runs the operation on `profiler` and on a twin without background queues by turns, the
   /// first of each pair switching every iteration so that neither always follows the other.
-  func alternate(_ profiler: EngineProfiler) throws {
+  func alternate(_ profiler: EngineProfiler, folder: String?) throws {
     let oneThread = try EngineProfiler(
-      objects: objects, selections: selections, usesBackgroundQueues: false)
+      objects: objects, selections: selections, usesBackgroundQueues: false,
+      folder: folder.map { "\($0)/one-thread" })
     let settings = ["queues", "one thread"]
     var timings = AlternatingTimings(settings: settings)
     for iteration in 0..<iterations {
@@ -236,6 +246,12 @@ extension Profile {
     print(
       timings.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
   }
+}
+
+/// A folder for this process's files in the system's temporary folder, not created yet.
+func temporaryFolder(named name: String) -> String {
+  FileManager.default.temporaryDirectory
+    .appendingPathComponent("\(name)-\(ProcessInfo.processInfo.processIdentifier)").path
 }
 
 /// How the timed calls follow each other.

@@ -16,6 +16,13 @@ package enum BackgroundRelease {
     DispatchQueue.global(qos: .utility).async(group: pending) { box.clear() }
   }
 
+  /// Runs `work` on `queue`, among the releases that
+  /// ``RestorationEngine/waitForBackgroundFreeing()`` waits for: the disk space of replaced
+  /// files is freed there.
+  static func perform(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+    queue.async(group: pending, execute: work)
+  }
+
   /// The releases queued and not yet done.
   private static let pending = DispatchGroup()
 

@@ -69,7 +69,15 @@ struct PreserveLoop: ParsableCommand {
   @Option(help: "A tag written into every object, so that two writers' archives differ.")
   var writer = "A"
 
+  @Option(
+    help: """
+      Hold the queue that frees replaced archives for this many milliseconds first, so that \
+      the process ends before it frees them.
+      """)
+  var holdRemovals: Int?
+
   func run() throws {
+    if let holdRemovals { delayBackgroundFileRemovals(by: .milliseconds(holdRemovals)) }
     let engine = try state.makeEngine()
     let delegate = Delegate()
     engine.delegate = delegate

@@ -205,10 +205,13 @@ final class TestDelegate: RestorationDelegate {
   var requestedPaths: [[String]] = []
   var log: EventLog?
   var seenTopLevel: KeyedValues?
+  /// Called as the engine asks whether to restore: the first app code of a restore.
+  var onShouldRestore: (() -> Void)?
 
   func shouldSaveApplicationState(with coder: StateCoder) -> Bool { shouldSave }
 
   func shouldRestoreApplicationState(with coder: StateDecoder) -> Bool {
+    onShouldRestore?()
     seenTopLevel = coder.values
     return shouldRestore
   }
