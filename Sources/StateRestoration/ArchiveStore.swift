@@ -41,6 +41,17 @@ public protocol ArchiveStore: AnyObject {
   /// - Throws: ``RestorationError`` when the item exists but cannot be removed.
   func remove(_ item: ArchiveStoreItem) throws(RestorationError)
 
+  /// Removes several items; removing a missing item does nothing.
+  ///
+  /// The engine removes the crash guard's marker and the archive together once a restoration
+  /// is complete: a store that flushes its folder after a removal can flush it once for both.
+  /// The default removes each item in turn.
+  ///
+  /// - Parameter items: The items.
+  /// - Throws: ``RestorationError`` for the first item that exists but cannot be removed; the
+  ///   others are removed all the same.
+  func remove(_ items: [ArchiveStoreItem]) throws(RestorationError)
+
   /// Whether the engine writes the crash guard's marker on a background queue while it reads
   /// the archive, at the start of a restore.
   ///
@@ -55,6 +66,19 @@ public protocol ArchiveStore: AnyObject {
 }
 
 extension ArchiveStore {
+  /// Removes each item in turn.
+  public func remove(_ items: [ArchiveStoreItem]) throws(RestorationError) {
+    var failure: RestorationError?
+    for item in items {
+      do throws(RestorationError) {
+        try remove(item)
+      } catch {
+        failure = failure ?? error
+      }
+    }
+    if let failure { throw failure }
+  }
+
   /// False: the store is called only on the thread that restores.
   public var writesMarkerInBackground: Bool { false }
 }
@@ -181,7 +205,13 @@ public final class FileArchiveStore: ArchiveStore {
 
   /// Removes an item from disk.
   public func remove(_ item: ArchiveStoreItem) throws(RestorationError) {
-    try Platform.removeFile(path(of: item), freeingInBackground: freesInBackground(item))
+    try remove([item])
+  }
+
+  /// Removes items from disk, flushing the folder once for all of them.
+  public func remove(_ items: [ArchiveStoreItem]) throws(RestorationError) {
+    try Platform.removeFiles(
+      items.map { (path: path(of: $0), freeingInBackground: freesInBackground($0)) })
   }
 
   /// Whether an item's old file is freed in the background: only the ones that can be large.

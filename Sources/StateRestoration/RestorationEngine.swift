@@ -488,11 +488,12 @@ public final class RestorationEngine {
   private func finishRestoration() {
     pendingRestorations = max(0, pendingRestorations - 1)
     guard pendingRestorations == 0 else { return }
-    removeQuietly(.inProgressMarker)
     if restoredArchiveOnDisk, !settings.developerMode {
       // UIKit discards the archive once the app has finished launching; a new one is written at
       // the next move to the background.
-      removeQuietly(.archive)
+      removeQuietly(.inProgressMarker, .archive)
+    } else {
+      removeQuietly(.inProgressMarker)
     }
     restoredArchiveOnDisk = false
   }
@@ -506,32 +507,26 @@ public final class RestorationEngine {
       debug("Force quit: archive kept (developer mode)")
       return
     }
-    removeQuietly(.archive)
-    removeQuietly(.inProgressMarker)
-    removeQuietly(.snapshot)
+    removeQuietly(.archive, .inProgressMarker, .snapshot)
     writeDiscardNote("forceQuit")
     debug("Force quit: archive deleted")
   }
 
   /// Deletes the archive and the crash-guard marker, whatever the settings.
   public func deleteArchive() {
-    removeQuietly(.archive)
-    removeQuietly(.inProgressMarker)
-    removeQuietly(.snapshot)
-    removeQuietly(.discardNote)
+    removeQuietly(.archive, .inProgressMarker, .snapshot, .discardNote)
   }
 
   private func discard(
     _ reason: RestorationReport.DiscardReason,
     timings: [RestorationReport.Phase: Duration]
   ) -> RestorationReport {
-    removeQuietly(.inProgressMarker)
     if settings.developerMode {
+      removeQuietly(.inProgressMarker)
       warn("State restoration archive not restored \(reason); kept (developer mode)")
     } else {
+      removeQuietly(.inProgressMarker, .archive, .snapshot)
       warn("State restoration archive discarded \(reason)")
-      removeQuietly(.archive)
-      removeQuietly(.snapshot)
     }
     return RestorationReport(outcome: .discarded(reason), timings: timings)
   }
@@ -604,11 +599,11 @@ public final class RestorationEngine {
     }
   }
 
-  private func removeQuietly(_ item: ArchiveStoreItem) {
+  private func removeQuietly(_ items: ArchiveStoreItem...) {
     do {
-      try store.remove(item)
+      try store.remove(items)
     } catch {
-      warn("Unable to remove \(item.rawValue): \(error)")
+      warn("Unable to remove \(items.map(\.rawValue).joined(separator: ", ")): \(error)")
     }
   }
 

@@ -84,6 +84,59 @@ import Testing
     #expect(try store.read(.archive, maxSize: 1 << 20) == nil)
   }
 
+  /// A restore from disk flushes the folder twice: once as it arms the crash guard's marker,
+  /// once as it removes the marker and the archive together at the end.
+  @Test func aRestoreFlushesTheFolderOnceToArmTheMarkerAndOnceToRemoveItWithTheArchive() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(
+      roots: TalkDemo().roots)
+    let flushed = Mutex<[String]>([])
+    let observer: @Sendable (String) -> Void = { folder in flushed.withLock { $0.append(folder) } }
+    // On the calling thread, where the observer sees the marker's write too.
+    let engine = makeEngine(
+      store: store, delegate: TestDelegate(),
+      settings: RestorationSettings(usesBackgroundQueues: false))
+    let report = PlatformObservers.$folderFlushed.withValue(observer) {
+      engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
+    }
+    #expect(report.outcome == .restored)
+    #expect(flushed.withLock { $0 } == [store.folder, store.folder])
+    RestorationEngine.waitForBackgroundFreeing()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).isEmpty)
+  }
+
+  /// Removing several items at once removes each, the missing ones quietly, with one flush.
+  @Test func removingSeveralItemsFlushesTheFolderOnce() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    for item in [ArchiveStoreItem.archive, .inProgressMarker, .discardNote] {
+      try store.write([1, 2, 3], to: item)
+    }
+    let flushed = Mutex<[String]>([])
+    let observer: @Sendable (String) -> Void = { folder in flushed.withLock { $0.append(folder) } }
+    try PlatformObservers.$folderFlushed.withValue(observer) {
+      try store.remove([.archive, .inProgressMarker, .snapshot, .discardNote])
+    }
+    #expect(flushed.withLock { $0 } == [store.folder])
+    RestorationEngine.waitForBackgroundFreeing()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).isEmpty)
+  }
+
+  /// A store without its own removal of several items removes each in turn, and reports the
+  /// first failure once it has tried them all.
+  @Test func theDefaultRemovalOfSeveralItemsTriesEachAndThrowsTheFirstFailure() {
+    let store = RefusingStore()
+    for item in ArchiveStoreItem.allCases { store.contents[item] = [1] }
+    let error = #expect(throws: RestorationError.self) {
+      try store.remove([.archive, .snapshot, .inProgressMarker, .discardNote])
+    }
+    #expect(error?.message == "refused snapshot.data")
+    #expect(store.contents.keys.sorted { $0.rawValue < $1.rawValue } == [.discardNote, .snapshot])
+  }
+
   /// A replaced or removed archive is handed to a background queue to be freed, under a
   /// temporary name that the stale-file cleanup knows; the marker, always tiny, is removed at
   /// once; and with the switch off, nothing is handed over.
@@ -225,5 +278,26 @@ import Testing
     }
     #expect(error.code == .storageFailed)
     #expect(error.description.contains("Saved Application State"))
+  }
+}
+
+/// An in-memory store that refuses to remove the snapshot and the crash guard's note.
+private final class RefusingStore: ArchiveStore {
+  var contents: [ArchiveStoreItem: [UInt8]] = [:]
+  var location: String { "refusing" }
+
+  func read(_ item: ArchiveStoreItem, maxSize: Int) throws(RestorationError) -> [UInt8]? {
+    contents[item]
+  }
+
+  func write(_ bytes: [UInt8], to item: ArchiveStoreItem) throws(RestorationError) {
+    contents[item] = bytes
+  }
+
+  func remove(_ item: ArchiveStoreItem) throws(RestorationError) {
+    guard item != .snapshot, item != .discardNote else {
+      throw RestorationError(.storageFailed, "refused \(item.rawValue)")
+    }
+    contents[item] = nil
   }
 }

@@ -249,37 +249,48 @@ enum Platform {
     return stale.count
   }
 
-  /// Removes a file; a missing file is not an error.
+  /// Removes files; a missing file is not an error.
   ///
-  /// The folder is flushed only when a file was removed: the engine removes the crash guard's
-  /// marker after every preserve, and there is most often none, so flushing anyway cost each
-  /// preserve a folder flush for nothing.
+  /// Each folder that lost a file is flushed once, after every removal: the engine removes the
+  /// crash guard's marker and the archive together, and the marker after every preserve, when
+  /// there is most often none, which then costs no flush.
   ///
-  /// - Parameters:
-  ///   - path: The file.
-  ///   - freeingInBackground: Rename the file to a temporary name and free its disk space on a
-  ///     background queue (see ``retire(_:)``); the name is gone, durably, when this returns.
-  /// - Throws: ``RestorationError`` (``RestorationError/Code/storageFailed``) naming the file
-  ///   and the system's reason.
-  static func removeFile(_ path: String, freeingInBackground: Bool = false) throws(RestorationError)
-  {
-    if freeingInBackground {
-      let retired = temporaryName(for: path)
-      if rename(path, retired) == 0 {
-        syncFolder(parentFolder(of: path))
-        removeInBackground(retired)
-        return
+  /// - Parameter files: Each file, and whether to free its disk space on a background queue: it
+  ///   is renamed to a temporary name (see ``retire(_:)``) and freed there, its own name gone,
+  ///   durably, when this returns.
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/storageFailed``) naming the first
+  ///   file that could not be removed and the system's reason; the others are removed.
+  static func removeFiles(
+    _ files: [(path: String, freeingInBackground: Bool)]
+  ) throws(RestorationError) {
+    var failure: RestorationError?
+    var changedFolders: [String] = []
+    var retired: [String] = []
+    for file in files {
+      if file.freeingInBackground {
+        let name = temporaryName(for: file.path)
+        if rename(file.path, name) == 0 {
+          retired.append(name)
+          changedFolders.append(parentFolder(of: file.path))
+          continue
+        }
+        if errno == ENOENT { continue }
+        // Anything else: the plain removal below says what failed.
       }
-      if errno == ENOENT { return }
-      // Anything else: the plain removal below says what failed.
-    }
-    if unlink(path) != 0 {
-      guard errno == ENOENT else {
-        throw RestorationError(.storageFailed, "cannot remove: \(errorDescription())", file: path)
+      if unlink(file.path) == 0 {
+        changedFolders.append(parentFolder(of: file.path))
+      } else if errno != ENOENT, failure == nil {
+        failure = RestorationError(
+          .storageFailed, "cannot remove: \(errorDescription())", file: file.path)
       }
-      return
     }
-    syncFolder(parentFolder(of: path))
+    var flushed: [String] = []
+    for folder in changedFolders where !flushed.contains(folder) {
+      syncFolder(folder)
+      flushed.append(folder)
+    }
+    for name in retired { removeInBackground(name) }
+    if let failure { throw failure }
   }
 
   /// Whether a file exists.
@@ -289,6 +300,10 @@ enum Platform {
 
   /// Creates a folder and its missing parents; new folders get `mode`.
   static func createFolder(_ path: String, mode: mode_t = 0o700) throws(RestorationError) {
+    // Every write of a store calls this: once the folder exists, one call answers, where
+    // creating each component in turn took one per component.
+    var status = stat()
+    if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { return }
     var current = path.hasPrefix("/") ? "" : "."
     for component in path.split(separator: "/") {
       current += "/" + component
@@ -303,7 +318,6 @@ enum Platform {
         }
       }
     }
-    var status = stat()
     guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
       throw RestorationError(.storageFailed, "exists but is not a folder", file: path)
     }
