@@ -163,6 +163,22 @@ import Testing
     #expect(try readWholeGeneration(helper.archiveURL).number == 2)
   }
 
+  /// A child made by `fork()` inherits the count of removals its parent queued, but not the
+  /// threads that would finish them: its exit does not wait for them.
+  @Test func aForkedChildExitsWithoutWaitingForItsParentsRemovals() throws {
+    let helper = try Helper()
+    defer { helper.remove() }
+    let result = try helper.run([
+      "preserve-loop", "--count", "2", "--hold-removals", "1500", "--fork-child-that-exits",
+    ])
+    #expect(result.status == 0, "\(result.standardError)")
+    let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("child exited") }
+    let milliseconds = try #require(
+      line?.split(separator: " ").dropFirst(3).first.flatMap { Int($0) })
+    #expect(milliseconds < 1_000, "the child waited for its parent's queue")
+    #expect(helper.temporaryFiles().isEmpty)
+  }
+
   @Test func twoProcessesPreservingAtOnceLeaveOneWholeArchive() throws {
     let helper = try Helper()
     defer { helper.remove() }

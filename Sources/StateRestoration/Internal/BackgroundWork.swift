@@ -32,6 +32,11 @@ package enum BackgroundRelease {
     pending.wait()
   }
 
+  /// Waits until every value queued so far is freed, or until `timeout`.
+  static func waitUntilReleased(timeout: DispatchTime) {
+    _ = pending.wait(timeout: timeout)
+  }
+
   /// Puts `value` in `kept`, freeing the value it replaces on a background queue when
   /// `inBackground` is true, and here otherwise.
   ///

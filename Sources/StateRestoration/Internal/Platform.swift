@@ -188,9 +188,19 @@ enum Platform {
 
   /// Makes a process that exits normally first finish the removals it queued, so that it
   /// leaves no temporary file behind; a killed process leaves them to the next write.
+  ///
+  /// The wait is bounded, and skipped in a child made by `fork()`, which inherits the handler
+  /// and the count of pending work but not the threads that would finish it.
   private static let finishesRemovalsAtExit: Void = {
-    atexit { BackgroundRelease.waitUntilReleased() }
+    _ = registeringProcess
+    atexit {
+      guard getpid() == Platform.registeringProcess else { return }
+      BackgroundRelease.waitUntilReleased(timeout: .now() + .seconds(5))
+    }
   }()
+
+  /// The process that registered ``finishesRemovalsAtExit``.
+  private static let registeringProcess = getpid()
 
   /// A name for a temporary file beside `path`: `<path>.<pid>.<random>.tmp`, which
   /// ``removeStaleTemporaryFiles(in:)`` removes once the process is gone.

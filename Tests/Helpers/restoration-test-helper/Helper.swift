@@ -76,7 +76,15 @@ struct PreserveLoop: ParsableCommand {
       """)
   var holdRemovals: Int?
 
+  @Flag(
+    help: """
+      Then fork a child that exits at once, and print how long its exit took: a child inherits \
+      the count of removals queued, but not the threads that would finish them.
+      """)
+  var forkChildThatExits = false
+
   func run() throws {
+    defer { if forkChildThatExits { forkChildThatExitsAtOnce() } }
     if let holdRemovals { delayBackgroundFileRemovals(by: .milliseconds(holdRemovals)) }
     let engine = try state.makeEngine()
     let delegate = Delegate()
@@ -91,6 +99,20 @@ struct PreserveLoop: ParsableCommand {
       generation += 1
     }
   }
+}
+
+/// Forks a child that calls `exit(0)` at once, and prints how long the child took to end.
+private func forkChildThatExitsAtOnce() {
+  let clock = ContinuousClock()
+  let start = clock.now
+  let child = fork()
+  if child == 0 { exit(0) }
+  var status: Int32 = 0
+  waitpid(child, &status, 0)
+  let elapsed = clock.now - start
+  print(
+    "child exited in \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms"
+  )
 }
 
 /// Launches the app once: restores (reporting the outcome on standard output), then, with
