@@ -65,9 +65,8 @@ import Testing
     let root = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }
     let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    let flushed = Mutex<[String]>([])
-    let observer: @Sendable (String) -> Void = { folder in flushed.withLock { $0.append(folder) } }
-    try PlatformObservers.$folderFlushed.withValue(observer) {
+    let flushed = PathLog()
+    try PlatformObservers.$folderFlushed.withValue(flushed.observer) {
       // No crash guard marker exists: the preserve's removal of it has nothing to flush.
       let report = makeEngine(store: store, delegate: TestDelegate())
         .preserveApplicationState(roots: TalkDemo().roots)
@@ -75,12 +74,12 @@ import Testing
         Issue.record("not saved: \(report.outcome)")
         return
       }
-      #expect(flushed.withLock { $0 } == [store.folder])
+      #expect(flushed.paths == [store.folder])
       try store.remove(.snapshot)
-      #expect(flushed.withLock { $0 } == [store.folder])
+      #expect(flushed.paths == [store.folder])
       try store.remove(.archive)
     }
-    #expect(flushed.withLock { $0 } == [store.folder, store.folder])
+    #expect(flushed.paths == [store.folder, store.folder])
     #expect(try store.read(.archive, maxSize: 1 << 20) == nil)
   }
 
@@ -92,19 +91,17 @@ import Testing
     let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
     makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(
       roots: TalkDemo().roots)
-    let flushed = Mutex<[String]>([])
-    let observer: @Sendable (String) -> Void = { folder in flushed.withLock { $0.append(folder) } }
+    let flushed = PathLog()
     // On the calling thread, where the observer sees the marker's write too.
     let engine = makeEngine(
       store: store, delegate: TestDelegate(),
       settings: RestorationSettings(usesBackgroundQueues: false))
-    let report = PlatformObservers.$folderFlushed.withValue(observer) {
+    let report = PlatformObservers.$folderFlushed.withValue(flushed.observer) {
       engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
     }
     #expect(report.outcome == .restored)
-    #expect(flushed.withLock { $0 } == [store.folder, store.folder])
-    RestorationEngine.waitForBackgroundFreeing()
-    #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).isEmpty)
+    #expect(flushed.paths == [store.folder, store.folder])
+    try expectEmptyOnceFreed(store)
   }
 
   /// Removing several items at once removes each, the missing ones quietly, with one flush.
@@ -115,14 +112,12 @@ import Testing
     for item in [ArchiveStoreItem.archive, .inProgressMarker, .discardNote] {
       try store.write([1, 2, 3], to: item)
     }
-    let flushed = Mutex<[String]>([])
-    let observer: @Sendable (String) -> Void = { folder in flushed.withLock { $0.append(folder) } }
-    try PlatformObservers.$folderFlushed.withValue(observer) {
+    let flushed = PathLog()
+    try PlatformObservers.$folderFlushed.withValue(flushed.observer) {
       try store.remove([.archive, .inProgressMarker, .snapshot, .discardNote])
     }
-    #expect(flushed.withLock { $0 } == [store.folder])
-    RestorationEngine.waitForBackgroundFreeing()
-    #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).isEmpty)
+    #expect(flushed.paths == [store.folder])
+    try expectEmptyOnceFreed(store)
   }
 
   /// A store without its own removal of several items removes each in turn, and reports the
@@ -146,12 +141,11 @@ import Testing
     defer { try? FileManager.default.removeItem(at: root) }
     let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
     store.freesReplacedFilesInBackground = inBackground
-    let retired = Mutex<[String]>([])
+    let retired = PathLog()
     let prefix = store.path(of: .archive) + ".\(getpid())."
-    let observer: @Sendable (String) -> Void = { path in retired.withLock { $0.append(path) } }
-    try PlatformObservers.$fileRetired.withValue(observer) {
+    try PlatformObservers.$fileRetired.withValue(retired.observer) {
       try store.write(Array(repeating: 1, count: 100_000), to: .archive)
-      #expect(retired.withLock { $0 }.isEmpty)  // nothing was replaced
+      #expect(retired.paths.isEmpty)  // nothing was replaced
       let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: store.path(of: .archive)))
       defer { try? reader.close() }
       try store.write(Array(repeating: 2, count: 100), to: .archive)
@@ -159,18 +153,17 @@ import Testing
       try store.write([7], to: .inProgressMarker)
       try store.write([8], to: .inProgressMarker)
       try store.remove(.inProgressMarker)
-      #expect(retired.withLock { $0.count } == (inBackground ? 1 : 0))
+      #expect(retired.paths.count == (inBackground ? 1 : 0))
       try store.remove(.archive)
       #expect(!FileManager.default.fileExists(atPath: store.path(of: .archive)))
       try store.remove(.archive)  // gone already: nothing to hand over
     }
-    let names = retired.withLock { $0 }
+    let names = retired.paths
     #expect(names.count == (inBackground ? 2 : 0))
     for name in names {
       #expect(name.hasPrefix(prefix) && name.hasSuffix(".tmp"), "\(name)")
     }
-    RestorationEngine.waitForBackgroundFreeing()
-    #expect(try FileManager.default.contentsOfDirectory(atPath: store.folder).isEmpty)
+    try expectEmptyOnceFreed(store)
   }
 
   @Test func oversizedFileIsRejectedBeforeReading() throws {
@@ -300,4 +293,24 @@ private final class RefusingStore: ArchiveStore {
     }
     contents[item] = nil
   }
+}
+
+/// The paths an observer of the file primitives was called with (``PlatformObservers``).
+private final class PathLog: Sendable {
+  private let log = Mutex<[String]>([])
+
+  var observer: @Sendable (String) -> Void {
+    { path in self.log.withLock { $0.append(path) } }
+  }
+
+  var paths: [String] { log.withLock { $0 } }
+}
+
+/// Expects the store's folder to be empty once the background queues have freed what they hold.
+private func expectEmptyOnceFreed(
+  _ store: FileArchiveStore, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  RestorationEngine.waitForBackgroundFreeing()
+  let names = try FileManager.default.contentsOfDirectory(atPath: store.folder)
+  #expect(names.isEmpty, "left: \(names)", sourceLocation: sourceLocation)
 }
