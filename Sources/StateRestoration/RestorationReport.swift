@@ -157,7 +157,8 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
   public enum Phase: String, Sendable, Hashable, CaseIterable {
     /// Reading the archive from the store.
     case read
-    /// Decoding the binary archive.
+    /// Decoding the binary archive, and waiting for the crash guard's marker where the store
+    /// writes it meanwhile (``ArchiveStore/writesMarkerInBackground``).
     case decodeArchive
     /// Creating or finding every object.
     case locateObjects
