@@ -211,7 +211,7 @@ public final class FileArchiveStore: ArchiveStore {
   /// Removes items from disk, flushing the folder once for all of them.
   public func remove(_ items: [ArchiveStoreItem]) throws(RestorationError) {
     try Platform.removeFiles(
-      items.map { (path: path(of: $0), freeingInBackground: freesInBackground($0)) })
+      items.map { (path: path(of: $0), freeingInBackground: freesInBackground($0)) }, in: folder)
   }
 
   /// Whether an item's old file is freed in the background: only the ones that can be large.

@@ -192,6 +192,7 @@ enum Platform {
   /// The wait is bounded, and skipped in a child made by `fork()`, which inherits the handler
   /// and the count of pending work but not the threads that would finish it.
   private static let finishesRemovalsAtExit: Void = {
+    // Read now: set lazily, it would hold a forked child's own process in the child.
     _ = registeringProcess
     atexit {
       guard getpid() == Platform.registeringProcess else { return }
@@ -259,46 +260,44 @@ enum Platform {
     return stale.count
   }
 
-  /// Removes files; a missing file is not an error.
+  /// Removes files of one folder; a missing file is not an error.
   ///
-  /// Each folder that lost a file is flushed once, after every removal: the engine removes the
-  /// crash guard's marker and the archive together, and the marker after every preserve, when
-  /// there is most often none, which then costs no flush.
+  /// The folder is flushed once, after every removal, and only when a file went: the engine
+  /// removes the crash guard's marker and the archive together, and the marker after every
+  /// preserve, when there is most often none, which then costs no flush.
   ///
-  /// - Parameter files: Each file, and whether to free its disk space on a background queue: it
-  ///   is renamed to a temporary name (see ``retire(_:)``) and freed there, its own name gone,
-  ///   durably, when this returns.
+  /// - Parameters:
+  ///   - files: Each file's path in `folder`, and whether to free its disk space on a
+  ///     background queue: it is renamed to a temporary name (see ``retire(_:)``) and freed
+  ///     there, its own name gone, durably, when this returns.
+  ///   - folder: The folder.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/storageFailed``) naming the first
   ///   file that could not be removed and the system's reason; the others are removed.
   static func removeFiles(
-    _ files: [(path: String, freeingInBackground: Bool)]
+    _ files: [(path: String, freeingInBackground: Bool)], in folder: String
   ) throws(RestorationError) {
     var failure: RestorationError?
-    var changedFolders: [String] = []
+    var removedAny = false
     var retired: [String] = []
     for file in files {
       if file.freeingInBackground {
         let name = temporaryName(for: file.path)
         if rename(file.path, name) == 0 {
           retired.append(name)
-          changedFolders.append(parentFolder(of: file.path))
+          removedAny = true
           continue
         }
         if errno == ENOENT { continue }
         // Anything else: the plain removal below says what failed.
       }
       if unlink(file.path) == 0 {
-        changedFolders.append(parentFolder(of: file.path))
+        removedAny = true
       } else if errno != ENOENT, failure == nil {
         failure = RestorationError(
           .storageFailed, "cannot remove: \(errorDescription())", file: file.path)
       }
     }
-    var flushed: [String] = []
-    for folder in changedFolders where !flushed.contains(folder) {
-      syncFolder(folder)
-      flushed.append(folder)
-    }
+    if removedAny { syncFolder(folder) }
     for name in retired { removeInBackground(name) }
     if let failure { throw failure }
   }
