@@ -139,7 +139,9 @@ public final class InMemoryArchiveStore: ArchiveStore {
 /// a process killed at any instant leaves the old archive or the new one, whole; two processes
 /// writing at once leave one of the two, whole (the last to rename wins). The temporary files of
 /// writers killed mid-write are removed at the next write, and so are replaced archives that a
-/// killed process had not freed yet (``freesReplacedFilesInBackground``).
+/// killed process had not freed yet (``freesReplacedFilesInBackground``). The archive and the
+/// snapshot keep the file each write replaced, to write the next version into
+/// (``reusesReplacedFiles``).
 public final class FileArchiveStore: ArchiveStore {
   /// The folder holding the items.
   public let folder: String
@@ -155,6 +157,23 @@ public final class FileArchiveStore: ArchiveStore {
   /// ``RestorationEngine/waitForBackgroundFreeing()`` waits for the freeing. True by default,
   /// whatever ``RestorationSettings/usesBackgroundQueues`` says.
   public var freesReplacedFilesInBackground = true
+
+  /// Whether a write of the archive or the snapshot keeps the file it replaces, as the item's
+  /// spare, and writes the next version into that file's disk blocks instead of new ones.
+  ///
+  /// Writing over allocated blocks skips allocating new ones and freeing old ones at the
+  /// flush: for a 2 MB archive the write and its flush took 1.8 ms instead of 2.8 ms on the
+  /// Linux machine with ext4 where the README's benchmarks ran. The spare is
+  /// `<item's file>.spare`, for example `data.data.spare`, with the same permissions; the
+  /// folder then holds two copies of the item, the live one and the one before it. Removing an
+  /// item removes its spare. The first write of an item, and the one after a removal, go to a
+  /// new file, whose predecessor, if any, becomes the spare.
+  ///
+  /// The archive under its own name is never written into: the new version is written into
+  /// the spare, flushed, and the two names are swapped atomically. A reader of the files other
+  /// than this store should hold a shared `flock` while it reads: a spare that someone holds a
+  /// lock on is left alone, and the write goes to a new file. True by default.
+  public var reusesReplacedFiles = true
 
   /// Creates a store for an app.
   ///
@@ -200,7 +219,14 @@ public final class FileArchiveStore: ArchiveStore {
     try Platform.createFolder(folder)
     Platform.removeStaleTemporaryFiles(in: folder)
     try Platform.writeFileAtomically(
-      path(of: item), bytes: bytes, freeingReplacedInBackground: freesInBackground(item))
+      path(of: item), bytes: bytes, freeingReplacedInBackground: freesInBackground(item),
+      spare: reusesReplacedFiles ? sparePath(of: item) : nil)
+  }
+
+  /// The path of an item's spare, which ``reusesReplacedFiles`` keeps; nil for the small items,
+  /// which have none.
+  public func sparePath(of item: ArchiveStoreItem) -> String? {
+    item == .archive || item == .snapshot ? path(of: item) + ".spare" : nil
   }
 
   /// Removes an item from disk.
@@ -208,10 +234,18 @@ public final class FileArchiveStore: ArchiveStore {
     try remove([item])
   }
 
-  /// Removes items from disk, flushing the folder once for all of them.
+  /// Removes items from disk, with their spares, flushing the folder once for all of them.
+  ///
+  /// Spares are removed whatever ``reusesReplacedFiles`` says now: it may have been on when
+  /// they were kept.
   public func remove(_ items: [ArchiveStoreItem]) throws(RestorationError) {
-    try Platform.removeFiles(
-      items.map { (path: path(of: $0), freeingInBackground: freesInBackground($0)) }, in: folder)
+    var files = items.map { (path: path(of: $0), freeingInBackground: freesInBackground($0)) }
+    for item in items {
+      if let spare = sparePath(of: item) {
+        files.append((path: spare, freeingInBackground: freesInBackground(item)))
+      }
+    }
+    try Platform.removeFiles(files, in: folder)
   }
 
   /// Whether an item's old file is freed in the background: only the ones that can be large.

@@ -141,6 +141,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: root) }
     let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
     store.freesReplacedFilesInBackground = inBackground
+    // Kept as a spare otherwise, to be written into, not freed.
+    store.reusesReplacedFiles = false
     let retired = PathLog()
     let prefix = store.path(of: .archive) + ".\(getpid())."
     try PlatformObservers.$fileRetired.withValue(retired.observer) {
@@ -225,7 +227,9 @@ import Testing
     let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "com.example.Restorer")
     try store.write(Array(repeating: 1, count: 4096), to: .archive)
     // A reader that opened the old file keeps reading the old bytes, whole: the new archive is
-    // a new file renamed over the old name, never the old file overwritten in place.
+    // another file renamed over the old name, never the file under that name overwritten in
+    // place. (The old file is kept, and written into at a later write unless a reader holds a
+    // lock on it: `aReaderHoldingASharedLockKeepsItsFileWhole`.)
     let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: store.path(of: .archive)))
     defer { try? reader.close() }
     let before = try FileManager.default.attributesOfItem(atPath: store.path(of: .archive))
@@ -234,6 +238,135 @@ import Testing
     #expect(before[.systemFileNumber] as? Int != after[.systemFileNumber] as? Int)
     #expect(try reader.readToEnd() == Data(repeating: 1, count: 4096))
     #expect(try store.read(.archive, maxSize: 10_000) == Array(repeating: 2, count: 100))
+  }
+
+  /// A write goes into the file the write before it replaced, swapped into place: the live
+  /// archive is never written into, and each file is reused every other write.
+  @Test(arguments: [false, true])
+  func aRewriteWritesIntoTheFileItsPredecessorReplaced(withoutExchange: Bool) throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    let live = store.path(of: .archive)
+    let spare = try #require(store.sparePath(of: .archive))
+    #expect(spare == live + ".spare")
+    try PlatformOverrides.$withoutExchange.withValue(withoutExchange) {
+      try store.write(Array(repeating: 1, count: 4096), to: .archive)
+      let first = try fileNumber(live)
+      #expect(!FileManager.default.fileExists(atPath: spare))
+      // Nothing to reuse yet: a new file, and the replaced one becomes the spare.
+      try store.write(Array(repeating: 2, count: 100), to: .archive)
+      let second = try fileNumber(live)
+      #expect(second != first)
+      #expect(try fileNumber(spare) == first)
+      // Written into the first file, cut to its new length, and swapped into place.
+      try store.write(Array(repeating: 3, count: 50), to: .archive)
+      #expect(try fileNumber(live) == first)
+      #expect(try fileNumber(spare) == second)
+      #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 3, count: 50))
+      #expect(try Data(contentsOf: URL(fileURLWithPath: spare)) == Data(repeating: 2, count: 100))
+      try store.write(Array(repeating: 4, count: 8192), to: .archive)
+      #expect(try fileNumber(live) == second)
+      #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 4, count: 8192))
+    }
+    for path in [live, spare] {
+      let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+      #expect(mode == 0o600, "\(path)")
+    }
+    // Removing the item removes its spare.
+    try store.remove(.archive)
+    try expectEmptyOnceFreed(store)
+  }
+
+  /// A reader that holds a shared lock on the file it opened keeps reading it whole however
+  /// many writes follow: a write does not reuse a locked spare, and goes to a new file.
+  @Test func aReaderHoldingASharedLockKeepsItsFileWhole() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    let live = store.path(of: .archive)
+    try store.write(Array(repeating: 1, count: 4096), to: .archive)
+    let first = try fileNumber(live)
+    let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: live))
+    defer { try? reader.close() }
+    #expect(flock(reader.fileDescriptor, LOCK_SH) == 0)
+    for value in 2...4 {
+      try store.write(Array(repeating: UInt8(value), count: 100), to: .archive)
+      #expect(try fileNumber(live) != first)
+    }
+    #expect(try reader.readToEnd() == Data(repeating: 1, count: 4096))
+    #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 4, count: 100))
+  }
+
+  /// A read takes a shared lock, so a writer reuses no file while it is read: it waits while
+  /// a writer holds the file it has just swapped into place.
+  @Test func aReadWaitsForTheWriterThatHoldsTheFile() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    try store.write([1, 2, 3], to: .archive)
+    let writer = try FileHandle(forUpdating: URL(fileURLWithPath: store.path(of: .archive)))
+    defer { try? writer.close() }
+    #expect(flock(writer.fileDescriptor, LOCK_EX) == 0)
+    let clock = ContinuousClock()
+    let start = clock.now
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
+      flock(writer.fileDescriptor, LOCK_UN)
+    }
+    #expect(try store.read(.archive, maxSize: 16) == [1, 2, 3])
+    #expect(clock.now - start >= .milliseconds(250))
+  }
+
+  /// A spare that is not the store's own file with one name is never written into: not through
+  /// a symbolic link, nor into a file that has another name.
+  @Test func aSpareThatIsNotAPlainFileOfItsOwnIsLeftAlone() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    let spare = try #require(store.sparePath(of: .archive))
+    let outside = root.path + "/outside"
+    #expect(FileManager.default.createFile(atPath: outside, contents: Data([9, 9, 9])))
+    try store.write([1], to: .archive)
+    try FileManager.default.createSymbolicLink(atPath: spare, withDestinationPath: outside)
+    try store.write([2], to: .archive)
+    try store.write([3], to: .archive)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data([9, 9, 9]))
+    #expect(try store.read(.archive, maxSize: 16) == [3])
+
+    try FileManager.default.removeItem(atPath: spare)
+    try FileManager.default.linkItem(atPath: outside, toPath: spare)
+    try store.write([4], to: .archive)
+    try store.write([5], to: .archive)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data([9, 9, 9]))
+    #expect(try store.read(.archive, maxSize: 16) == [5])
+  }
+
+  /// Only the archive and the snapshot, which can be large, keep a spare; none is kept with
+  /// the switch off.
+  @Test func onlyLargeItemsKeepASpareAndOnlyWhenAsked() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    for item in ArchiveStoreItem.allCases {
+      try store.write([1], to: item)
+      try store.write([2], to: item)
+    }
+    var names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
+    let items = Set(ArchiveStoreItem.allCases.map(\.rawValue))
+    #expect(names == items.union(["data.data.spare", "snapshot.data.spare"]))
+    #expect(store.sparePath(of: .inProgressMarker) == nil)
+
+    // Turned off, the store still removes the spares it kept before, and keeps no more.
+    store.reusesReplacedFiles = false
+    try store.remove(ArchiveStoreItem.allCases)
+    try expectEmptyOnceFreed(store)
+    for item in ArchiveStoreItem.allCases {
+      try store.write([1], to: item)
+      try store.write([2], to: item)
+    }
+    RestorationEngine.waitForBackgroundFreeing()
+    names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
+    #expect(names == items)
   }
 
   @Test func temporaryFilesOfDeadWritersAreRemovedAndLiveOnesKept() throws {
@@ -250,10 +383,10 @@ import Testing
         FileManager.default.createFile(atPath: store.folder + "/" + name, contents: Data([9])))
     }
     try store.write([1], to: .archive)
-    // The archive the write replaced is freed on a background queue, under a name of its own.
+    // The archive the write replaced is kept as the spare, to write the next one into.
     RestorationEngine.waitForBackgroundFreeing()
     let names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
-    #expect(names == ["data.data", live])
+    #expect(names == ["data.data", "data.data.spare", live])
   }
 
   @Test func unwritableFolderGivesAClearError() throws {
@@ -304,6 +437,11 @@ private final class PathLog: Sendable {
   }
 
   var paths: [String] { log.withLock { $0 } }
+}
+
+/// A file's number on its file system (its inode).
+private func fileNumber(_ path: String) throws -> Int {
+  try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
 }
 
 /// Expects the store's folder to be empty once the background queues have freed what they hold.

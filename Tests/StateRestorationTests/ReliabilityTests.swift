@@ -31,6 +31,9 @@ import Testing
 
     var archiveExists: Bool { FileManager.default.fileExists(atPath: archiveURL.path) }
 
+    /// The file a writer reuses for the next archive (`FileArchiveStore.reusesReplacedFiles`).
+    var spareURL: URL { folder.appendingPathComponent("data.data.spare") }
+
     func temporaryFiles() -> [String] {
       ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
         .filter { $0.hasSuffix(".tmp") }
@@ -77,7 +80,10 @@ import Testing
   /// the same generation and writer, as many objects as the root says, every text as long as
   /// the root says.
   private func readWholeGeneration(_ url: URL) throws -> Generation {
-    let archive = try RestorationArchive(decoding: [UInt8](try Data(contentsOf: url)))
+    // Read as the store reads, under a shared lock: a writer then never reuses the file being
+    // read as its spare (`FileArchiveStore.reusesReplacedFiles`).
+    let bytes = try #require(try readFileContents(at: url.path, maxSize: 1 << 30))
+    let archive = try RestorationArchive(decoding: bytes)
     let root = try #require(archive.records.first { $0.identifierPath == "Root" })
     guard case .integer(let number) = root.state["generation"],
       case .string(let writer) = root.state["writer"],
@@ -100,6 +106,22 @@ import Testing
     return Generation(number: Int(number), writer: writer)
   }
 
+  /// Whether the spare holds a write that a kill cut short.
+  ///
+  /// Such a spare is torn, or whole but newer than the archive, not swapped into place yet.
+  /// Between writes it holds an older generation, or is absent.
+  private func spareHoldsAnUnfinishedWrite(
+    _ helper: Helper, after generation: Generation
+  ) throws -> Bool {
+    guard let bytes = try readFileContents(at: helper.spareURL.path, maxSize: 1 << 30) else {
+      return false
+    }
+    guard let archive = try? RestorationArchive(decoding: bytes) else { return true }
+    let root = archive.records.first { $0.identifierPath == "Root" }
+    guard case .integer(let number) = root?.state["generation"] else { return true }
+    return number > generation.number
+  }
+
   @Test func killedAtAnyInstantTheArchiveIsAWholeEarlierOrLaterState() throws {
     let helper = try Helper()
     defer { helper.remove() }
@@ -108,13 +130,16 @@ import Testing
     var last = 0
     var readings = 0
     var killsDuringAWrite = 0
+    var killsDuringAWriteIntoTheSpare = 0
     var generator = SystemRandomNumberGenerator()
     for kill in 0..<kills {
       guard ContinuousClock.now < deadline else {
         Issue.record("only \(kill) of \(kills) kills fit in the time limit")
         break
       }
-      let process = try helper.start(["preserve-loop", "--from", "\(last + 1)"])
+      // Every other helper writes each archive to a new file rather than into the spare.
+      let process = try helper.start(
+        ["preserve-loop", "--from", "\(last + 1)"] + (kill.isMultiple(of: 2) ? ["--no-spare"] : []))
       // A random instant: before the first write, during one, or between two.
       usleep(UInt32.random(in: 2_000...60_000, using: &generator))
       Glibc.kill(process.processIdentifier, SIGKILL)
@@ -127,6 +152,9 @@ import Testing
       }
       let generation = try readWholeGeneration(helper.archiveURL)
       readings += 1
+      if try spareHoldsAnUnfinishedWrite(helper, after: generation) {
+        killsDuringAWriteIntoTheSpare += 1
+      }
       // Never older than what an earlier kill left: a write is all or nothing.
       #expect(generation.number >= last, "kill \(kill)")
       last = generation.number
@@ -134,11 +162,14 @@ import Testing
     #expect(readings > kills / 2, "most kills came after at least one write")
     #expect(last >= 20, "the helper kept making progress between kills")
     print(
-      "\(kills) kills: \(readings) left an archive, \(killsDuringAWrite) landed during a write;"
+      "\(kills) kills: \(readings) left an archive, \(killsDuringAWrite) landed during a write"
+        + " to a new file, \(killsDuringAWriteIntoTheSpare) during a write into the spare;"
         + " generations preserved: \(last)")
-    // Kills that landed between creating the temporary file and renaming it: the case that
-    // matters. Without any, this test would only have killed idle processes.
+    // Kills that landed between creating the temporary file and renaming it, or between
+    // starting to write into the spare and swapping it into place: the cases that matter.
+    // Without them, this test would only have killed idle processes.
     #expect(killsDuringAWrite > 0)
+    #expect(killsDuringAWriteIntoTheSpare > 0)
 
     // The next write removes the temporary files of the writers killed mid-write.
     let finish = try helper.run(["preserve-loop", "--from", "\(last + 1)", "--count", "1"])
@@ -156,7 +187,9 @@ import Testing
     let start = clock.now
     // The second generation replaces the first; the queue that frees the first is held for
     // 600 ms, far longer than the process takes to end otherwise.
-    let result = try helper.run(["preserve-loop", "--count", "2", "--hold-removals", "600"])
+    let result = try helper.run([
+      "preserve-loop", "--count", "2", "--hold-removals", "600", "--no-spare",
+    ])
     #expect(result.status == 0, "\(result.standardError)")
     #expect(clock.now - start >= .milliseconds(600), "the exit waited for the freeing")
     #expect(helper.temporaryFiles().isEmpty)
@@ -170,6 +203,7 @@ import Testing
     defer { helper.remove() }
     let result = try helper.run([
       "preserve-loop", "--count", "2", "--hold-removals", "1500", "--fork-child-that-exits",
+      "--no-spare",
     ])
     #expect(result.status == 0, "\(result.standardError)")
     let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("child exited") }

@@ -22,16 +22,21 @@ struct StateOptions: ParsableArguments {
   @Flag(help: "Keep the archive through crashes and force quits.")
   var developerMode = false
 
+  @Flag(help: "Free each replaced archive instead of keeping it to write the next one into.")
+  var noSpare = false
+
   func makeEngine() throws -> RestorationEngine {
     let registry = RestorationRegistry()
     var logger = Logger(label: "restoration-test-helper") {
       StreamLogHandler.standardError(label: $0)
     }
     logger.logLevel = .info
+    let store = try FileArchiveStore(
+      stateRoot: stateRoot, bundleIdentifier: "com.example.ReliabilityHelper")
+    store.reusesReplacedFiles = !noSpare
     return RestorationEngine(
       applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.ReliabilityHelper"),
-      store: try FileArchiveStore(
-        stateRoot: stateRoot, bundleIdentifier: "com.example.ReliabilityHelper"),
+      store: store,
       registry: registry,
       settings: RestorationSettings(developerMode: developerMode, debugLogging: false),
       logger: logger
