@@ -166,8 +166,9 @@ public final class FileArchiveStore: ArchiveStore {
   /// Linux machine with ext4 where the README's benchmarks ran. The spare is
   /// `<item's file>.spare`, for example `data.data.spare`, with the same permissions; the
   /// folder then holds two copies of the item, the live one and the one before it. Removing an
-  /// item removes its spare. The first write of an item, and the one after a removal, go to a
-  /// new file, whose predecessor, if any, becomes the spare.
+  /// archive or the snapshot makes its file the spare, so that a restore, which removes the
+  /// archive, leaves its blocks to the next preserve; ``removeSpares()`` removes them. The
+  /// first write of an item goes to a new file, whose predecessor, if any, becomes the spare.
   ///
   /// The archive under its own name is never written into: the new version is written into
   /// the spare, flushed, and the two names are swapped atomically. A reader of the files other
@@ -234,18 +235,37 @@ public final class FileArchiveStore: ArchiveStore {
     try remove([item])
   }
 
-  /// Removes items from disk, with their spares, flushing the folder once for all of them.
+  /// Removes items from disk, flushing the folder once for all of them.
   ///
-  /// Spares are removed whatever ``reusesReplacedFiles`` says now: it may have been on when
-  /// they were kept.
+  /// With ``reusesReplacedFiles``, a removed archive or snapshot becomes its item's spare, for
+  /// the next write to go into; without it, the item's spare, kept while the switch was on, is
+  /// removed with it. ``removeSpares()`` removes the spares.
   public func remove(_ items: [ArchiveStoreItem]) throws(RestorationError) {
-    var files = items.map { (path: path(of: $0), freeingInBackground: freesInBackground($0)) }
+    var files: [Platform.Removal] = []
     for item in items {
-      if let spare = sparePath(of: item) {
-        files.append((path: spare, freeingInBackground: freesInBackground(item)))
+      let spare = sparePath(of: item)
+      files.append(
+        Platform.Removal(
+          path: path(of: item), freeingInBackground: freesInBackground(item),
+          spare: reusesReplacedFiles ? spare : nil))
+      // Spares kept while the switch was on go with their items once it is off.
+      if !reusesReplacedFiles, let spare {
+        files.append(Platform.Removal(path: spare, freeingInBackground: freesInBackground(item)))
       }
     }
     try Platform.removeFiles(files, in: folder)
+  }
+
+  /// Removes the spares of the archive and the snapshot (see ``reusesReplacedFiles``), for an
+  /// app that wants no copy of its saved state left on disk; the next write of each goes to a
+  /// new file.
+  public func removeSpares() throws(RestorationError) {
+    try Platform.removeFiles(
+      [ArchiveStoreItem.archive, .snapshot].compactMap { item in
+        sparePath(of: item).map {
+          Platform.Removal(path: $0, freeingInBackground: freesInBackground(item))
+        }
+      }, in: folder)
   }
 
   /// Whether an item's old file is freed in the background: only the ones that can be large.

@@ -101,6 +101,39 @@ import Testing
     }
     #expect(report.outcome == .restored)
     #expect(flushed.paths == [store.folder, store.folder])
+    try expectOnlySpareOnceFreed(store)
+  }
+
+  /// A restore's removal of the archive keeps its file as the spare, and the next preserve
+  /// writes into it; a spare in use stays, and the archive is freed instead.
+  @Test func aRestoreLeavesTheArchivesFileToTheNextPreserve() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    let live = store.path(of: .archive)
+    let spare = try #require(store.sparePath(of: .archive))
+    let engine = makeEngine(store: store, delegate: TestDelegate())
+    engine.preserveApplicationState(roots: TalkDemo().roots)
+    let preserved = try fileNumber(live)
+    #expect(
+      engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots).outcome == .restored)
+    #expect(!FileManager.default.fileExists(atPath: live))
+    #expect(try fileNumber(spare) == preserved)
+    engine.preserveApplicationState(roots: TalkDemo().roots)
+    #expect(try fileNumber(live) == preserved)
+    #expect(!FileManager.default.fileExists(atPath: spare))
+
+    // A spare that a reader holds is left alone: the removed archive is freed instead.
+    try store.write([1], to: .archive)
+    let kept = try fileNumber(spare)
+    let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: spare))
+    defer { try? reader.close() }
+    #expect(flock(reader.fileDescriptor, LOCK_SH) == 0)
+    try store.remove(.archive)
+    #expect(try fileNumber(spare) == kept)
+    #expect(!FileManager.default.fileExists(atPath: live))
+    try reader.close()
+    try store.removeSpares()
     try expectEmptyOnceFreed(store)
   }
 
@@ -117,7 +150,7 @@ import Testing
       try store.remove([.archive, .inProgressMarker, .snapshot, .discardNote])
     }
     #expect(flushed.paths == [store.folder])
-    try expectEmptyOnceFreed(store)
+    try expectOnlySpareOnceFreed(store)
   }
 
   /// A store without its own removal of several items removes each in turn, and reports the
@@ -273,8 +306,12 @@ import Testing
       let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
       #expect(mode == 0o600, "\(path)")
     }
-    // Removing the item removes its spare.
+    // Removing the item makes its file the spare; the spare it replaces is freed.
+    let last = try fileNumber(live)
     try store.remove(.archive)
+    #expect(!FileManager.default.fileExists(atPath: live))
+    #expect(try fileNumber(spare) == last)
+    try store.removeSpares()
     try expectEmptyOnceFreed(store)
   }
 
@@ -442,6 +479,18 @@ private final class PathLog: Sendable {
 /// A file's number on its file system (its inode).
 private func fileNumber(_ path: String) throws -> Int {
   try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
+}
+
+/// Expects the store's folder to hold only the archive's spare once the background queues have
+/// freed what they hold, then removes the spare.
+private func expectOnlySpareOnceFreed(
+  _ store: FileArchiveStore, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  RestorationEngine.waitForBackgroundFreeing()
+  let names = try FileManager.default.contentsOfDirectory(atPath: store.folder)
+  #expect(names == ["data.data.spare"], sourceLocation: sourceLocation)
+  try store.removeSpares()
+  try expectEmptyOnceFreed(store, sourceLocation: sourceLocation)
 }
 
 /// Expects the store's folder to be empty once the background queues have freed what they hold.

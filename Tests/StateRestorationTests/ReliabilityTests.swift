@@ -137,9 +137,15 @@ import Testing
         Issue.record("only \(kill) of \(kills) kills fit in the time limit")
         break
       }
-      // Every other helper writes each archive to a new file rather than into the spare.
-      let process = try helper.start(
-        ["preserve-loop", "--from", "\(last + 1)"] + (kill.isMultiple(of: 2) ? ["--no-spare"] : []))
+      // Every other helper writes each archive to a new file rather than into the spare, and
+      // every fourth pauses halfway through each write into the spare: a torn spare.
+      let mode: [String] =
+        switch kill % 4 {
+        case 0, 2: ["--no-spare"]
+        case 3: ["--pause-spare-writes", "2"]
+        default: []
+        }
+      let process = try helper.start(["preserve-loop", "--from", "\(last + 1)"] + mode)
       // A random instant: before the first write, during one, or between two.
       usleep(UInt32.random(in: 2_000...60_000, using: &generator))
       Glibc.kill(process.processIdentifier, SIGKILL)

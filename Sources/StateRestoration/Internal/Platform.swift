@@ -1,5 +1,6 @@
 // The one file that talks to the operating system. Everything else stays portable.
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -45,6 +46,13 @@ package func delayBackgroundFileRemovals(by duration: Duration) {
     let (seconds, attoseconds) = duration.components
     usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
   }
+}
+
+/// Pauses each write into a spare file halfway, for `duration`, in this process: for tests of
+/// what a process killed in the middle of such a write leaves (see
+/// ``FileArchiveStore/reusesReplacedFiles``).
+package func pauseSpareWritesHalfway(for duration: Duration) {
+  Platform.spareWritePause.withLock { $0 = duration }
 }
 
 /// File and process primitives the engine needs, with errors that name the path and the reason.
@@ -256,6 +264,13 @@ enum Platform {
       opened.st_dev == named.st_dev, opened.st_ino == named.st_ino,
       opened.st_mode & S_IFMT == S_IFREG, opened.st_nlink == 1, opened.st_uid == geteuid()
     else { return false }
+    if let pause = spareWritePause.withLock({ $0 }) {
+      let half = bytes.count / 2
+      _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, half) }
+      let (seconds, attoseconds) = pause.components
+      usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+      lseek(descriptor, 0, SEEK_SET)
+    }
     if let failure = writeAndFlush(bytes, to: descriptor, named: spare) {
       unlink(spare)
       throw failure
@@ -276,6 +291,9 @@ enum Platform {
     if let kept, rename(kept, spare) != 0 { unlink(kept) }
     return true
   }
+
+  /// How long each write into a spare pauses halfway; nil for none (``pauseSpareWritesHalfway(for:)``).
+  static let spareWritePause = Mutex<Duration?>(nil)
 
   /// Swaps two files' names atomically (Linux's `renameat2` with `RENAME_EXCHANGE`).
   ///
@@ -378,6 +396,21 @@ enum Platform {
     return stale.count
   }
 
+  /// A file to remove, and how (see ``removeFiles(_:in:)``).
+  struct Removal {
+    /// The file's path.
+    var path: String
+    /// Whether to free its disk space on a background queue: it is renamed to a temporary name
+    /// (see ``retire(_:)``) and freed there, its own name gone, durably, when the removal
+    /// returns.
+    var freeingInBackground = false
+    /// Where to keep the file instead, as the spare the next write goes into; nil removes it.
+    ///
+    /// See ``writeIntoSpare(_:bytes:replacing:)``. The spare it replaces is freed as
+    /// `freeingInBackground` says; a spare in use is left alone, and the file is removed.
+    var spare: String?
+  }
+
   /// Removes files of one folder; a missing file is not an error.
   ///
   /// The folder is flushed once, after every removal, and only when a file went: the engine
@@ -385,19 +418,25 @@ enum Platform {
   /// preserve, when there is most often none, which then costs no flush.
   ///
   /// - Parameters:
-  ///   - files: Each file's path in `folder`, and whether to free its disk space on a
-  ///     background queue: it is renamed to a temporary name (see ``retire(_:)``) and freed
-  ///     there, its own name gone, durably, when this returns.
+  ///   - files: The files, each in `folder`.
   ///   - folder: The folder.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/storageFailed``) naming the first
   ///   file that could not be removed and the system's reason; the others are removed.
-  static func removeFiles(
-    _ files: [(path: String, freeingInBackground: Bool)], in folder: String
-  ) throws(RestorationError) {
+  static func removeFiles(_ files: [Removal], in folder: String) throws(RestorationError) {
     var failure: RestorationError?
     var removedAny = false
     var retired: [String] = []
     for file in files {
+      if let spare = file.spare {
+        switch keep(file.path, asSpare: spare, freeing: file.freeingInBackground, into: &retired)
+        {
+        case .kept:
+          removedAny = true
+          continue
+        case .missing: continue
+        case .spareInUse: break
+        }
+      }
       if file.freeingInBackground {
         let name = temporaryName(for: file.path)
         if rename(file.path, name) == 0 {
@@ -418,6 +457,40 @@ enum Platform {
     if removedAny { syncFolder(folder) }
     for name in retired { removeInBackground(name) }
     if let failure { throw failure }
+  }
+
+  /// What became of a file that a removal kept as the spare.
+  private enum Keeping {
+    case kept, missing, spareInUse
+  }
+
+  /// Renames a file being removed to be the spare, the spare it replaces given a temporary
+  /// name in `retired` to be freed, or removed at once unless `freeing` in the background.
+  ///
+  /// The spare is replaced only under its exclusive lock, as a writer uses it: a writer
+  /// writing into it, or a reader reading it, leaves it where it is.
+  private static func keep(
+    _ path: String, asSpare spare: String, freeing: Bool, into retired: inout [String]
+  ) -> Keeping {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return errno == ENOENT ? .missing : .spareInUse }
+    let descriptor = open(spare, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    if descriptor >= 0 {
+      // Closed after the renames: the lock keeps writers off the old spare until it is gone.
+      defer { close(descriptor) }
+      guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return .spareInUse }
+      if freeing {
+        let name = temporaryName(for: spare)
+        guard rename(spare, name) == 0 else { return .spareInUse }
+        retired.append(name)
+      }
+      // Not freed in the background: the rename below frees the old spare.
+    } else if errno != ENOENT {
+      // Not a file this store may replace (a symbolic link, a FIFO): left alone.
+      return .spareInUse
+    }
+    if rename(path, spare) == 0 { return .kept }
+    return errno == ENOENT ? .missing : .spareInUse
   }
 
   /// Whether a file exists.

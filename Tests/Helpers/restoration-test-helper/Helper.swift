@@ -81,6 +81,12 @@ struct PreserveLoop: ParsableCommand {
       """)
   var holdRemovals: Int?
 
+  @Option(
+    help: """
+      Pause every write into the spare halfway for this many milliseconds, so that a kill       lands in the middle of one.
+      """)
+  var pauseSpareWrites: Int?
+
   @Flag(
     help: """
       Then fork a child that exits at once, and print how long its exit took: a child inherits \
@@ -91,6 +97,7 @@ struct PreserveLoop: ParsableCommand {
   func run() throws {
     defer { if forkChildThatExits { forkChildThatExitsAtOnce() } }
     if let holdRemovals { delayBackgroundFileRemovals(by: .milliseconds(holdRemovals)) }
+    if let pauseSpareWrites { pauseSpareWritesHalfway(for: .milliseconds(pauseSpareWrites)) }
     let engine = try state.makeEngine()
     let delegate = Delegate()
     engine.delegate = delegate
