@@ -355,7 +355,7 @@ import Testing
   }
 
   /// A spare that is not the store's own file with one name is never written into: not through
-  /// a symbolic link, nor into a file that has another name.
+  /// a symbolic link, nor into a file that has another name or other permissions.
   @Test func aSpareThatIsNotAPlainFileOfItsOwnIsLeftAlone() throws {
     let root = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }
@@ -376,6 +376,19 @@ import Testing
     try store.write([5], to: .archive)
     #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data([9, 9, 9]))
     #expect(try store.read(.archive, maxSize: 16) == [5])
+
+    // A spare whose permissions were changed would pass them on to the archive: not used.
+    try FileManager.default.removeItem(atPath: spare)
+    try store.write([6], to: .archive)
+    let opened = try fileNumber(spare)
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: spare)
+    try store.write([7], to: .archive)
+    #expect(try fileNumber(store.path(of: .archive)) != opened)
+    let mode =
+      try FileManager.default.attributesOfItem(atPath: store.path(of: .archive))[
+        .posixPermissions] as? Int
+    #expect(mode == 0o600)
+    #expect(try store.read(.archive, maxSize: 16) == [7])
   }
 
   /// Only the archive and the snapshot, which can be large, keep a spare; none is kept with

@@ -136,7 +136,7 @@ enum Platform {
   }
 
   /// Takes a shared lock on an open file, so that no writer reuses it as its spare while it is
-  /// read (see ``writeIntoSpare(_:bytes:replacing:)``).
+  /// read (see ``writeIntoSpare(_:bytes:mode:replacing:)``).
   ///
   /// A writer holds its exclusive lock for the moment between swapping its file into place and
   /// closing it: the lock is tried again for up to a second, then the file is read without it.
@@ -161,7 +161,7 @@ enum Platform {
   ///     a rename over a file frees its blocks before it returns, which for an archive of a few
   ///     megabytes can take as long as writing the new one (see ``retire(_:)``).
   ///   - spare: Where to keep the replaced file, to write the next version into (see
-  ///     ``writeIntoSpare(_:bytes:replacing:)``); nil frees it.
+  ///     ``writeIntoSpare(_:bytes:mode:replacing:)``); nil frees it.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/storageFailed``) naming the file
   ///   and the system's reason; the old file is kept.
   static func writeFileAtomically(
@@ -172,7 +172,7 @@ enum Platform {
     spare: String? = nil
   ) throws(RestorationError) {
     let folder = parentFolder(of: path)
-    if let spare, try writeIntoSpare(spare, bytes: bytes, replacing: path) {
+    if let spare, try writeIntoSpare(spare, bytes: bytes, mode: mode, replacing: path) {
       syncFolder(folder)
       return
     }
@@ -244,14 +244,14 @@ enum Platform {
   /// benchmarks ran: a new file's blocks are allocated, and the old file's freed, at the
   /// flush, in the journal's commit. The spare is used only while this writer holds its
   /// exclusive lock, and only if it is still the spare, a regular file with no other name, of
-  /// this user: a reader that holds a shared lock (``readFile(_:maxSize:)`` does), another
+  /// this user, with the permissions a new file gets: a reader that holds a shared lock (``readFile(_:maxSize:)`` does), another
   /// writer, or a stranger's file make the write fall back to a new temporary file. The lock is
   /// held until the swap, so no writer ever writes into the file a reader sees under `path`.
   ///
   /// - Returns: Whether the spare took the write; false when the write must go to a new file.
   /// - Throws: ``RestorationError`` when the spare could not be written; it is then removed.
   private static func writeIntoSpare(
-    _ spare: String, bytes: [UInt8], replacing path: String
+    _ spare: String, bytes: [UInt8], mode: mode_t, replacing path: String
   ) throws(RestorationError) -> Bool {
     let descriptor = open(spare, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return false }
@@ -262,7 +262,8 @@ enum Platform {
     var named = stat()
     guard fstat(descriptor, &opened) == 0, lstat(spare, &named) == 0,
       opened.st_dev == named.st_dev, opened.st_ino == named.st_ino,
-      opened.st_mode & S_IFMT == S_IFREG, opened.st_nlink == 1, opened.st_uid == geteuid()
+      opened.st_mode & S_IFMT == S_IFREG, opened.st_mode & 0o7777 == mode,
+      opened.st_nlink == 1, opened.st_uid == geteuid()
     else { return false }
     if let pause = spareWritePause.withLock({ $0 }) {
       let half = bytes.count / 2
@@ -406,7 +407,7 @@ enum Platform {
     var freeingInBackground = false
     /// Where to keep the file instead, as the spare the next write goes into; nil removes it.
     ///
-    /// See ``writeIntoSpare(_:bytes:replacing:)``. The spare it replaces is freed as
+    /// See ``writeIntoSpare(_:bytes:mode:replacing:)``. The spare it replaces is freed as
     /// `freeingInBackground` says; a spare in use is left alone, and the file is removed.
     var spare: String?
   }
