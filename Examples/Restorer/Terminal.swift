@@ -1,3 +1,5 @@
+import StateRestoration
+
 // Everything that talks to the terminal and to signals lives in this file.
 #if canImport(Glibc)
   import Glibc
@@ -243,22 +245,13 @@ final class Terminal {
 
   /// Writes text to standard output.
   func write(_ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { buffer in
-        posixWrite(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      offset += count
-    }
+    // A failed write to the terminal has nowhere to be reported.
+    _ = Array(text.utf8).withUnsafeBytes { writeFully($0, to: STDOUT_FILENO) }
   }
 }
 
-/// `write(2)`, under a name the ``Terminal/write(_:)`` method does not shadow.
+/// `write(2)`, under a name the ``Terminal/write(_:)`` method does not shadow, for the signal
+/// handler.
 private func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
   write(descriptor, bytes, count)
 }

@@ -22,6 +22,23 @@ package func readFileContents(at path: String, maxSize: Int) throws(RestorationE
   try Platform.readFile(path, maxSize: maxSize)
 }
 
+/// Writes all of `bytes` to a file descriptor, writing again after a partial write or an
+/// interruption.
+///
+/// - Returns: 0 once every byte is written, else the `errno` of the write that failed.
+package func writeFully(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+  var offset = 0
+  while offset < bytes.count {
+    let count = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+    if count < 0 {
+      if errno == EINTR { continue }
+      return errno
+    }
+    offset += count
+  }
+  return 0
+}
+
 /// What the file primitives do on a task, for tests of what cannot be seen in the files:
 /// that a folder flush, which costs as much as a small write, is not made for nothing, and that
 /// a replaced archive is freed off the calling thread.
@@ -215,16 +232,10 @@ enum Platform {
   private static func writeAndFlush(
     _ bytes: [UInt8], to descriptor: Int32, named name: String
   ) -> RestorationError? {
-    var total = 0
-    while total < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer in
-        write(descriptor, buffer.baseAddress.map { $0 + total }, bytes.count - total)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return RestorationError(.storageFailed, "cannot write: \(errorDescription())", file: name)
-      }
-      total += count
+    let code = bytes.withUnsafeBytes { writeFully($0, to: descriptor) }
+    if code != 0 {
+      return RestorationError(
+        .storageFailed, "cannot write: \(errorDescription(code))", file: name)
     }
     // A reused file may be longer than the new contents.
     if ftruncate(descriptor, off_t(bytes.count)) != 0 {
