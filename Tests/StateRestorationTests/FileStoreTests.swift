@@ -165,9 +165,9 @@ import Testing
     #expect(store.contents.keys.sorted { $0.rawValue < $1.rawValue } == [.discardNote, .snapshot])
   }
 
-  /// A replaced or removed archive is handed to a background queue to be freed, under a
-  /// temporary name that the stale-file cleanup knows; the marker, always tiny, is removed at
-  /// once; and with the switch off, nothing is handed over.
+  /// A replaced or removed item, the archive as the tiny marker, is handed to a background
+  /// queue to be freed, under a temporary name that the stale-file cleanup knows; with the
+  /// switch off, nothing is handed over.
   @Test(arguments: [true, false])
   func replacedArchivesAreFreedInTheBackground(inBackground: Bool) throws {
     let root = try makeTemporaryFolder()
@@ -177,7 +177,8 @@ import Testing
     // Kept as a spare otherwise, to be written into, not freed.
     store.reusesReplacedFiles = false
     let retired = PathLog()
-    let prefix = store.path(of: .archive) + ".\(getpid())."
+    let archivePrefix = store.path(of: .archive) + ".\(getpid())."
+    let markerPrefix = store.path(of: .inProgressMarker) + ".\(getpid())."
     try PlatformObservers.$fileRetired.withValue(retired.observer) {
       try store.write(Array(repeating: 1, count: 100_000), to: .archive)
       #expect(retired.paths.isEmpty)  // nothing was replaced
@@ -185,17 +186,20 @@ import Testing
       defer { try? reader.close() }
       try store.write(Array(repeating: 2, count: 100), to: .archive)
       #expect(try reader.readToEnd() == Data(repeating: 1, count: 100_000))
+      #expect(retired.paths.count == (inBackground ? 1 : 0))
       try store.write([7], to: .inProgressMarker)
       try store.write([8], to: .inProgressMarker)
       try store.remove(.inProgressMarker)
-      #expect(retired.paths.count == (inBackground ? 1 : 0))
+      #expect(!FileManager.default.fileExists(atPath: store.path(of: .inProgressMarker)))
+      #expect(retired.paths.count == (inBackground ? 3 : 0))
       try store.remove(.archive)
       #expect(!FileManager.default.fileExists(atPath: store.path(of: .archive)))
       try store.remove(.archive)  // gone already: nothing to hand over
     }
     let names = retired.paths
-    #expect(names.count == (inBackground ? 2 : 0))
-    for name in names {
+    #expect(names.count == (inBackground ? 4 : 0))
+    let prefixes = [archivePrefix, markerPrefix, markerPrefix, archivePrefix]
+    for (name, prefix) in zip(names, prefixes) {
       #expect(name.hasPrefix(prefix) && name.hasSuffix(".tmp"), "\(name)")
     }
     try expectEmptyOnceFreed(store)
