@@ -74,11 +74,14 @@ import Testing
         Issue.record("not saved: \(report.outcome)")
         return
       }
+      RestorationEngine.waitForBackgroundFreeing()
       #expect(flushed.paths == [store.folder])
       try store.remove(.snapshot)
+      RestorationEngine.waitForBackgroundFreeing()
       #expect(flushed.paths == [store.folder])
       try store.remove(.archive)
     }
+    RestorationEngine.waitForBackgroundFreeing()
     #expect(flushed.paths == [store.folder, store.folder])
     #expect(try store.read(.archive, maxSize: 1 << 20) == nil)
   }
@@ -100,6 +103,7 @@ import Testing
       engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
     }
     #expect(report.outcome == .restored)
+    RestorationEngine.waitForBackgroundFreeing()
     #expect(flushed.paths == [store.folder, store.folder])
     try expectOnlySpareOnceFreed(store)
   }
@@ -149,8 +153,34 @@ import Testing
     try PlatformObservers.$folderFlushed.withValue(flushed.observer) {
       try store.remove([.archive, .inProgressMarker, .snapshot, .discardNote])
     }
+    RestorationEngine.waitForBackgroundFreeing()
     #expect(flushed.paths == [store.folder])
     try expectOnlySpareOnceFreed(store)
+  }
+
+  /// A removal's folder flush runs on the queue that frees files; with the switch off, on the
+  /// calling thread before the removal returns.
+  @Test(arguments: [true, false])
+  func aRemovalFlushesTheFolderInTheBackground(inBackground: Bool) throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    store.freesReplacedFilesInBackground = inBackground
+    try store.write([1], to: .inProgressMarker)
+    let caller = pthread_self()
+    let flushers = Mutex<[pthread_t]>([])
+    let observer: @Sendable (String) -> Void = { _ in
+      flushers.withLock { $0.append(pthread_self()) }
+    }
+    try PlatformObservers.$folderFlushed.withValue(observer) {
+      try store.remove(.inProgressMarker)
+      #expect(!FileManager.default.fileExists(atPath: store.path(of: .inProgressMarker)))
+      if !inBackground { #expect(flushers.withLock { $0.count } == 1) }
+    }
+    RestorationEngine.waitForBackgroundFreeing()
+    let threads = flushers.withLock { $0 }
+    #expect(threads.count == 1)
+    #expect(threads.allSatisfy { pthread_equal($0, caller) == 0 } == inBackground)
   }
 
   /// A store without its own removal of several items removes each in turn, and reports the
@@ -405,6 +435,7 @@ import Testing
       try store.write([1], to: item)
       try store.write([2], to: item)
     }
+    RestorationEngine.waitForBackgroundFreeing()
     var names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
     let items = Set(ArchiveStoreItem.allCases.map(\.rawValue))
     #expect(names == items.union(["data.data.spare", "snapshot.data.spare"]))

@@ -432,9 +432,15 @@ enum Platform {
   /// - Parameters:
   ///   - files: The files, each in `folder`.
   ///   - folder: The folder.
+  ///   - flushingInBackground: Flush the folder on the background queue that frees files,
+  ///     before it frees them, instead of before this returns: the names are gone for every
+  ///     process at once, and reach the disk a moment later (0.35 to 0.4 ms on the machine of
+  ///     the README's benchmarks, at the end of a restore).
   /// - Throws: ``RestorationError`` (``RestorationError/Code/storageFailed``) naming the first
   ///   file that could not be removed and the system's reason; the others are removed.
-  static func removeFiles(_ files: [Removal], in folder: String) throws(RestorationError) {
+  static func removeFiles(
+    _ files: [Removal], in folder: String, flushingInBackground: Bool = false
+  ) throws(RestorationError) {
     var failure: RestorationError?
     var removedAny = false
     var retired: [String] = []
@@ -466,7 +472,16 @@ enum Platform {
           .storageFailed, "cannot remove: \(errorDescription())", file: file.path)
       }
     }
-    if removedAny { syncFolder(folder) }
+    if removedAny {
+      if flushingInBackground {
+        // Read here: a task-local value is not seen on the queue.
+        let observer = PlatformObservers.folderFlushed
+        _ = finishesRemovalsAtExit
+        BackgroundRelease.perform(on: removals) { syncFolder(folder, observer: observer) }
+      } else {
+        syncFolder(folder)
+      }
+    }
     for name in retired { removeInBackground(name) }
     if let failure { throw failure }
   }
@@ -548,8 +563,11 @@ enum Platform {
   }
 
   /// Flushes a folder's entries, so a rename or unlink survives a power loss.
-  private static func syncFolder(_ path: String) {
-    PlatformObservers.folderFlushed?(path)
+  private static func syncFolder(
+    _ path: String,
+    observer: (@Sendable (String) -> Void)? = PlatformObservers.folderFlushed
+  ) {
+    observer?(path)
     let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
     fsync(descriptor)
