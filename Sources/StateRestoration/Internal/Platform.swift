@@ -134,21 +134,27 @@ enum Platform {
         file: path
       )
     }
-    var bytes = [UInt8](repeating: 0, count: size)
-    var total = 0
-    while total < size {
-      let count = bytes.withUnsafeMutableBytes { buffer in
-        read(descriptor, buffer.baseAddress.map { $0 + total }, size - total)
+    // Read into uninitialized room: zeroing it first wrote every byte once more.
+    var failure: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+      var total = 0
+      while total < size {
+        let count = read(descriptor, buffer.baseAddress.map { $0 + total }, size - total)
+        if count < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          break
+        }
+        // The file shrank while we read it; what we have is all there is.
+        if count == 0 { break }
+        total += count
       }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw RestorationError(.storageFailed, "cannot read: \(errorDescription())", file: path)
-      }
-      if count == 0 { break }
-      total += count
+      initialized = total
     }
-    // The file shrank while we read it; what we have is all there is.
-    if total < size { bytes.removeSubrange(total...) }
+    guard failure == 0 else {
+      throw RestorationError(
+        .storageFailed, "cannot read: \(errorDescription(failure))", file: path)
+    }
     return bytes
   }
 
