@@ -157,8 +157,9 @@ public final class FileArchiveStore: ArchiveStore {
   /// folder, which makes the names' removal survive a power loss (0.35 to 0.4 ms at the end of
   /// a restore there), runs on the same queue: a power loss in that moment can bring back what
   /// a restore removed, which then counts as one crash of the crash guard and is restored
-  /// again. A write's flush stays on the calling thread: a write returns durable. A process that exits finishes the freeing first; one killed before it
-  /// leaves a temporary file that the next write removes.
+  /// again. A write's flush stays on the calling thread: a write returns durable. A process
+  /// that exits finishes the freeing first; one killed before it leaves a temporary file that
+  /// the next write removes.
   /// ``RestorationEngine/waitForBackgroundFreeing()`` waits for the freeing. True by default,
   /// whatever ``RestorationSettings/usesBackgroundQueues`` says.
   public var freesReplacedFilesInBackground = true

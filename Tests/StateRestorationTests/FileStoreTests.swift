@@ -349,6 +349,26 @@ import Testing
     try expectEmptyOnceFreed(store)
   }
 
+  /// A removal makes the removed file the spare, and frees the spare it replaces, in the
+  /// background or at once.
+  @Test(arguments: [true, false])
+  func aRemovedArchiveReplacesTheSpare(inBackground: Bool) throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
+    store.freesReplacedFilesInBackground = inBackground
+    let live = store.path(of: .archive)
+    let spare = try #require(store.sparePath(of: .archive))
+    try store.write([1], to: .archive)
+    try store.write([2], to: .archive)
+    let second = try fileNumber(live)
+    #expect(FileManager.default.fileExists(atPath: spare))
+    try store.remove(.archive)
+    #expect(try fileNumber(spare) == second)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: spare)) == Data([2]))
+    try expectOnlySpareOnceFreed(store)
+  }
+
   /// A reader that holds a shared lock on the file it opened keeps reading it whole however
   /// many writes follow: a write does not reuse a locked spare, and goes to a new file.
   @Test func aReaderHoldingASharedLockKeepsItsFileWhole() throws {

@@ -261,9 +261,10 @@ enum Platform {
   /// benchmarks ran: a new file's blocks are allocated, and the old file's freed, at the
   /// flush, in the journal's commit. The spare is used only while this writer holds its
   /// exclusive lock, and only if it is still the spare, a regular file with no other name, of
-  /// this user, with the permissions a new file gets: a reader that holds a shared lock (``readFile(_:maxSize:)`` does), another
-  /// writer, or a stranger's file make the write fall back to a new temporary file. The lock is
-  /// held until the swap, so no writer ever writes into the file a reader sees under `path`.
+  /// this user, with the permissions a new file gets: a reader that holds a shared lock
+  /// (``readFile(_:maxSize:)`` does), another writer, or a stranger's file make the write fall
+  /// back to a new temporary file. The lock is held until the swap, so no writer ever writes
+  /// into the file a reader sees under `path`.
   ///
   /// - Returns: Whether the spare took the write; false when the write must go to a new file.
   /// - Throws: ``RestorationError`` when the spare could not be written; it is then removed.
@@ -310,7 +311,8 @@ enum Platform {
     return true
   }
 
-  /// How long each write into a spare pauses halfway; nil for none (``pauseSpareWritesHalfway(for:)``).
+  /// How long each write into a spare pauses halfway, or nil
+  /// (``pauseSpareWritesHalfway(for:)``).
   static let spareWritePause = Mutex<Duration?>(nil)
 
   /// Swaps two files' names atomically (Linux's `renameat2` with `RENAME_EXCHANGE`).
@@ -419,8 +421,7 @@ enum Platform {
     /// The file's path.
     var path: String
     /// Whether to free its disk space on a background queue: it is renamed to a temporary name
-    /// (see ``retire(_:)``) and freed there, its own name gone, durably, when the removal
-    /// returns.
+    /// (see ``retire(_:)``) and freed there, its own name gone when the removal returns.
     var freeingInBackground = false
     /// Where to keep the file instead, as the spare the next write goes into; nil removes it.
     ///
@@ -508,9 +509,10 @@ enum Platform {
     var status = stat()
     guard lstat(path, &status) == 0 else { return errno == ENOENT ? .missing : .spareInUse }
     let descriptor = open(spare, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    // Closed on return, after the renames: the lock keeps writers off the old spare until its
+    // name is the new one's.
+    defer { if descriptor >= 0 { close(descriptor) } }
     if descriptor >= 0 {
-      // Closed after the renames: the lock keeps writers off the old spare until it is gone.
-      defer { close(descriptor) }
       guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return .spareInUse }
       if freeing {
         let name = temporaryName(for: spare)
