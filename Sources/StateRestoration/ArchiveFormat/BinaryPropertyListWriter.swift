@@ -466,7 +466,11 @@ struct BinaryPropertyListWriter {
     let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
       var out = ByteWriter(buffer)
       out.append(contentsOf: "bplist00")
-      let split = halves ? objects.count / 2 : objects.count
+      // Three fifths on this thread: the queue first adds up the sizes of this thread's objects
+      // to find where its own start. Split in the middle, this thread then waited for the queue
+      // 234 µs by the median of 66 calls for 10,000 records, and the bytes took 810 µs; at
+      // three fifths it waited 83 µs, and the bytes took 738 µs (at 65%, 803 µs).
+      let split = halves ? objects.count * 3 / 5 : objects.count
       var later: BackgroundResult<LaterHalf>?
       if halves {
         let writer = self
