@@ -375,7 +375,12 @@ struct BinaryPropertyListWriter {
       }
       pending.push(reference)
     }
-    for index in entries.indices { pending.push(addInPlace(entries[index].value)) }
+    // Through the base address, whose `pointee` lends each entry where the buffer's subscript
+    // copied it, retaining and releasing its payload.
+    guard let base = entries.baseAddress else {
+      return appendContainer(from: mark, isDictionary: true)
+    }
+    for index in entries.indices { pending.push(addInPlace((base + index).pointee.value)) }
     return appendContainer(from: mark, isDictionary: true)
   }
 
