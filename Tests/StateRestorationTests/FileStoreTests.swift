@@ -50,15 +50,14 @@ import Testing
   }
 
   @Test func overwritingReplacesTheWholeFile() throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    try store.write(Array(repeating: 1, count: 10_000), to: .archive)
-    try store.write([2, 2, 2], to: .archive)
-    #expect(try store.read(.archive, maxSize: 1 << 20) == [2, 2, 2])
-    try store.remove(.archive)
-    try store.remove(.archive)  // removing twice is fine
-    #expect(try store.read(.archive, maxSize: 1 << 20) == nil)
+    try withStore { store in
+      try store.write(Array(repeating: 1, count: 10_000), to: .archive)
+      try store.write([2, 2, 2], to: .archive)
+      #expect(try store.read(.archive, maxSize: 1 << 20) == [2, 2, 2])
+      try store.remove(.archive)
+      try store.remove(.archive)  // removing twice is fine
+      #expect(try store.read(.archive, maxSize: 1 << 20) == nil)
+    }
   }
 
   @Test func aPreserveFlushesTheFolderOnceAndRemovingNothingFlushesNothing() throws {
@@ -89,98 +88,94 @@ import Testing
   /// A restore from disk flushes the folder twice: once as it arms the crash guard's marker,
   /// once as it removes the marker and the archive together at the end.
   @Test func aRestoreFlushesTheFolderOnceToArmTheMarkerAndOnceToRemoveItWithTheArchive() throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(
-      roots: TalkDemo().roots)
-    let flushed = PathLog()
-    // On the calling thread, where the observer sees the marker's write too.
-    let engine = makeEngine(
-      store: store, delegate: TestDelegate(),
-      settings: RestorationSettings(usesBackgroundQueues: false))
-    let report = PlatformObservers.$folderFlushed.withValue(flushed.observer) {
-      engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
+    try withStore { store in
+      makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(
+        roots: TalkDemo().roots)
+      let flushed = PathLog()
+      // On the calling thread, where the observer sees the marker's write too.
+      let engine = makeEngine(
+        store: store, delegate: TestDelegate(),
+        settings: RestorationSettings(usesBackgroundQueues: false))
+      let report = PlatformObservers.$folderFlushed.withValue(flushed.observer) {
+        engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
+      }
+      #expect(report.outcome == .restored)
+      RestorationEngine.waitForBackgroundFreeing()
+      #expect(flushed.paths == [store.folder, store.folder])
+      try expectOnlySpareOnceFreed(store)
     }
-    #expect(report.outcome == .restored)
-    RestorationEngine.waitForBackgroundFreeing()
-    #expect(flushed.paths == [store.folder, store.folder])
-    try expectOnlySpareOnceFreed(store)
   }
 
   /// A restore's removal of the archive keeps its file as the spare, and the next preserve
   /// writes into it; a spare in use stays, and the archive is freed instead.
   @Test func aRestoreLeavesTheArchivesFileToTheNextPreserve() throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    let live = store.path(of: .archive)
-    let spare = try #require(store.sparePath(of: .archive))
-    let engine = makeEngine(store: store, delegate: TestDelegate())
-    engine.preserveApplicationState(roots: TalkDemo().roots)
-    let preserved = try fileNumber(live)
-    #expect(
-      engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots).outcome == .restored)
-    #expect(!FileManager.default.fileExists(atPath: live))
-    #expect(try fileNumber(spare) == preserved)
-    engine.preserveApplicationState(roots: TalkDemo().roots)
-    #expect(try fileNumber(live) == preserved)
-    #expect(!FileManager.default.fileExists(atPath: spare))
+    try withStore { store in
+      let live = store.path(of: .archive)
+      let spare = try #require(store.sparePath(of: .archive))
+      let engine = makeEngine(store: store, delegate: TestDelegate())
+      engine.preserveApplicationState(roots: TalkDemo().roots)
+      let preserved = try fileNumber(live)
+      #expect(
+        engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots).outcome == .restored)
+      #expect(!FileManager.default.fileExists(atPath: live))
+      #expect(try fileNumber(spare) == preserved)
+      engine.preserveApplicationState(roots: TalkDemo().roots)
+      #expect(try fileNumber(live) == preserved)
+      #expect(!FileManager.default.fileExists(atPath: spare))
 
-    // A spare that a reader holds is left alone: the removed archive is freed instead.
-    try store.write([1], to: .archive)
-    let kept = try fileNumber(spare)
-    let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: spare))
-    defer { try? reader.close() }
-    #expect(flock(reader.fileDescriptor, LOCK_SH) == 0)
-    try store.remove(.archive)
-    #expect(try fileNumber(spare) == kept)
-    #expect(!FileManager.default.fileExists(atPath: live))
-    try reader.close()
-    try store.removeSpares()
-    try expectEmptyOnceFreed(store)
+      // A spare that a reader holds is left alone: the removed archive is freed instead.
+      try store.write([1], to: .archive)
+      let kept = try fileNumber(spare)
+      let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: spare))
+      defer { try? reader.close() }
+      #expect(flock(reader.fileDescriptor, LOCK_SH) == 0)
+      try store.remove(.archive)
+      #expect(try fileNumber(spare) == kept)
+      #expect(!FileManager.default.fileExists(atPath: live))
+      try reader.close()
+      try store.removeSpares()
+      try expectEmptyOnceFreed(store)
+    }
   }
 
   /// Removing several items at once removes each, the missing ones quietly, with one flush.
   @Test func removingSeveralItemsFlushesTheFolderOnce() throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    for item in [ArchiveStoreItem.archive, .inProgressMarker, .discardNote] {
-      try store.write([1, 2, 3], to: item)
+    try withStore { store in
+      for item in [ArchiveStoreItem.archive, .inProgressMarker, .discardNote] {
+        try store.write([1, 2, 3], to: item)
+      }
+      let flushed = PathLog()
+      try PlatformObservers.$folderFlushed.withValue(flushed.observer) {
+        try store.remove([.archive, .inProgressMarker, .snapshot, .discardNote])
+      }
+      RestorationEngine.waitForBackgroundFreeing()
+      #expect(flushed.paths == [store.folder])
+      try expectOnlySpareOnceFreed(store)
     }
-    let flushed = PathLog()
-    try PlatformObservers.$folderFlushed.withValue(flushed.observer) {
-      try store.remove([.archive, .inProgressMarker, .snapshot, .discardNote])
-    }
-    RestorationEngine.waitForBackgroundFreeing()
-    #expect(flushed.paths == [store.folder])
-    try expectOnlySpareOnceFreed(store)
   }
 
   /// A removal's folder flush runs on the queue that frees files; with the switch off, on the
   /// calling thread before the removal returns.
   @Test(arguments: [true, false])
   func aRemovalFlushesTheFolderInTheBackground(inBackground: Bool) throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    store.freesReplacedFilesInBackground = inBackground
-    try store.write([1], to: .inProgressMarker)
-    let caller = pthread_self()
-    let flushers = Mutex<[pthread_t]>([])
-    let observer: @Sendable (String) -> Void = { _ in
-      flushers.withLock { $0.append(pthread_self()) }
+    try withStore { store in
+      store.freesReplacedFilesInBackground = inBackground
+      try store.write([1], to: .inProgressMarker)
+      let caller = pthread_self()
+      let flushers = Mutex<[pthread_t]>([])
+      let observer: @Sendable (String) -> Void = { _ in
+        flushers.withLock { $0.append(pthread_self()) }
+      }
+      try PlatformObservers.$folderFlushed.withValue(observer) {
+        try store.remove(.inProgressMarker)
+        #expect(!FileManager.default.fileExists(atPath: store.path(of: .inProgressMarker)))
+        if !inBackground { #expect(flushers.withLock { $0.count } == 1) }
+      }
+      RestorationEngine.waitForBackgroundFreeing()
+      let threads = flushers.withLock { $0 }
+      #expect(threads.count == 1)
+      #expect(threads.allSatisfy { pthread_equal($0, caller) == 0 } == inBackground)
     }
-    try PlatformObservers.$folderFlushed.withValue(observer) {
-      try store.remove(.inProgressMarker)
-      #expect(!FileManager.default.fileExists(atPath: store.path(of: .inProgressMarker)))
-      if !inBackground { #expect(flushers.withLock { $0.count } == 1) }
-    }
-    RestorationEngine.waitForBackgroundFreeing()
-    let threads = flushers.withLock { $0 }
-    #expect(threads.count == 1)
-    #expect(threads.allSatisfy { pthread_equal($0, caller) == 0 } == inBackground)
   }
 
   /// A store without its own removal of several items removes each in turn, and reports the
@@ -200,49 +195,49 @@ import Testing
   /// switch off, nothing is handed over.
   @Test(arguments: [true, false])
   func replacedArchivesAreFreedInTheBackground(inBackground: Bool) throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    store.freesReplacedFilesInBackground = inBackground
-    // Kept as a spare otherwise, to be written into, not freed.
-    store.reusesReplacedFiles = false
-    let retired = PathLog()
-    let archivePrefix = store.path(of: .archive) + ".\(getpid())."
-    let markerPrefix = store.path(of: .inProgressMarker) + ".\(getpid())."
-    try PlatformObservers.$fileRetired.withValue(retired.observer) {
-      try store.write(Array(repeating: 1, count: 100_000), to: .archive)
-      #expect(retired.paths.isEmpty)  // nothing was replaced
-      let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: store.path(of: .archive)))
-      defer { try? reader.close() }
-      try store.write(Array(repeating: 2, count: 100), to: .archive)
-      #expect(try reader.readToEnd() == Data(repeating: 1, count: 100_000))
-      #expect(retired.paths.count == (inBackground ? 1 : 0))
-      try store.write([7], to: .inProgressMarker)
-      try store.write([8], to: .inProgressMarker)
-      try store.remove(.inProgressMarker)
-      #expect(!FileManager.default.fileExists(atPath: store.path(of: .inProgressMarker)))
-      #expect(retired.paths.count == (inBackground ? 3 : 0))
-      try store.remove(.archive)
-      #expect(!FileManager.default.fileExists(atPath: store.path(of: .archive)))
-      try store.remove(.archive)  // gone already: nothing to hand over
+    try withStore { store in
+      store.freesReplacedFilesInBackground = inBackground
+      // Kept as a spare otherwise, to be written into, not freed.
+      store.reusesReplacedFiles = false
+      let retired = PathLog()
+      let archivePrefix = store.path(of: .archive) + ".\(getpid())."
+      let markerPrefix = store.path(of: .inProgressMarker) + ".\(getpid())."
+      try PlatformObservers.$fileRetired.withValue(retired.observer) {
+        try store.write(Array(repeating: 1, count: 100_000), to: .archive)
+        #expect(retired.paths.isEmpty)  // nothing was replaced
+        let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: store.path(of: .archive)))
+        defer { try? reader.close() }
+        try store.write(Array(repeating: 2, count: 100), to: .archive)
+        #expect(try reader.readToEnd() == Data(repeating: 1, count: 100_000))
+        #expect(retired.paths.count == (inBackground ? 1 : 0))
+        try store.write([7], to: .inProgressMarker)
+        try store.write([8], to: .inProgressMarker)
+        try store.remove(.inProgressMarker)
+        #expect(!FileManager.default.fileExists(atPath: store.path(of: .inProgressMarker)))
+        #expect(retired.paths.count == (inBackground ? 3 : 0))
+        try store.remove(.archive)
+        #expect(!FileManager.default.fileExists(atPath: store.path(of: .archive)))
+        try store.remove(.archive)  // gone already: nothing to hand over
+      }
+      let names = retired.paths
+      #expect(names.count == (inBackground ? 4 : 0))
+      let prefixes = [archivePrefix, markerPrefix, markerPrefix, archivePrefix]
+      for (name, prefix) in zip(names, prefixes) {
+        #expect(name.hasPrefix(prefix) && name.hasSuffix(".tmp"), "\(name)")
+      }
+      try expectEmptyOnceFreed(store)
     }
-    let names = retired.paths
-    #expect(names.count == (inBackground ? 4 : 0))
-    let prefixes = [archivePrefix, markerPrefix, markerPrefix, archivePrefix]
-    for (name, prefix) in zip(names, prefixes) {
-      #expect(name.hasPrefix(prefix) && name.hasSuffix(".tmp"), "\(name)")
-    }
-    try expectEmptyOnceFreed(store)
   }
 
   @Test func oversizedFileIsRejectedBeforeReading() throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    try store.write(Array(repeating: 0, count: 2_000), to: .archive)
-    let error = #expect(throws: RestorationError.self) { try store.read(.archive, maxSize: 1_000) }
-    #expect(error?.code == .limitExceeded)
-    #expect(error?.file == store.path(of: .archive))
+    try withStore { store in
+      try store.write(Array(repeating: 0, count: 2_000), to: .archive)
+      let error = #expect(throws: RestorationError.self) {
+        try store.read(.archive, maxSize: 1_000)
+      }
+      #expect(error?.code == .limitExceeded)
+      #expect(error?.file == store.path(of: .archive))
+    }
   }
 
   @Test(arguments: [
@@ -311,101 +306,97 @@ import Testing
   /// archive is never written into, and each file is reused every other write.
   @Test(arguments: [false, true])
   func aRewriteWritesIntoTheFileItsPredecessorReplaced(withoutExchange: Bool) throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    let live = store.path(of: .archive)
-    let spare = try #require(store.sparePath(of: .archive))
-    #expect(spare == live + ".spare")
-    try PlatformOverrides.$withoutExchange.withValue(withoutExchange) {
-      try store.write(Array(repeating: 1, count: 4096), to: .archive)
-      let first = try fileNumber(live)
-      #expect(!FileManager.default.fileExists(atPath: spare))
-      // Nothing to reuse yet: a new file, and the replaced one becomes the spare.
-      try store.write(Array(repeating: 2, count: 100), to: .archive)
-      let second = try fileNumber(live)
-      #expect(second != first)
-      #expect(try fileNumber(spare) == first)
-      // Written into the first file, cut to its new length, and swapped into place.
-      try store.write(Array(repeating: 3, count: 50), to: .archive)
-      #expect(try fileNumber(live) == first)
-      #expect(try fileNumber(spare) == second)
-      #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 3, count: 50))
-      #expect(try Data(contentsOf: URL(fileURLWithPath: spare)) == Data(repeating: 2, count: 100))
-      try store.write(Array(repeating: 4, count: 8192), to: .archive)
-      #expect(try fileNumber(live) == second)
-      #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 4, count: 8192))
+    try withStore { store in
+      let live = store.path(of: .archive)
+      let spare = try #require(store.sparePath(of: .archive))
+      #expect(spare == live + ".spare")
+      try PlatformOverrides.$withoutExchange.withValue(withoutExchange) {
+        try store.write(Array(repeating: 1, count: 4096), to: .archive)
+        let first = try fileNumber(live)
+        #expect(!FileManager.default.fileExists(atPath: spare))
+        // Nothing to reuse yet: a new file, and the replaced one becomes the spare.
+        try store.write(Array(repeating: 2, count: 100), to: .archive)
+        let second = try fileNumber(live)
+        #expect(second != first)
+        #expect(try fileNumber(spare) == first)
+        // Written into the first file, cut to its new length, and swapped into place.
+        try store.write(Array(repeating: 3, count: 50), to: .archive)
+        #expect(try fileNumber(live) == first)
+        #expect(try fileNumber(spare) == second)
+        #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 3, count: 50))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: spare)) == Data(repeating: 2, count: 100))
+        try store.write(Array(repeating: 4, count: 8192), to: .archive)
+        #expect(try fileNumber(live) == second)
+        #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 4, count: 8192))
+      }
+      for path in [live, spare] {
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "\(path)")
+      }
+      // Removing the item makes its file the spare; the spare it replaces is freed.
+      let last = try fileNumber(live)
+      try store.remove(.archive)
+      #expect(!FileManager.default.fileExists(atPath: live))
+      #expect(try fileNumber(spare) == last)
+      try store.removeSpares()
+      try expectEmptyOnceFreed(store)
     }
-    for path in [live, spare] {
-      let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-      #expect(mode == 0o600, "\(path)")
-    }
-    // Removing the item makes its file the spare; the spare it replaces is freed.
-    let last = try fileNumber(live)
-    try store.remove(.archive)
-    #expect(!FileManager.default.fileExists(atPath: live))
-    #expect(try fileNumber(spare) == last)
-    try store.removeSpares()
-    try expectEmptyOnceFreed(store)
   }
 
   /// A removal makes the removed file the spare, and frees the spare it replaces, in the
   /// background or at once.
   @Test(arguments: [true, false])
   func aRemovedArchiveReplacesTheSpare(inBackground: Bool) throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    store.freesReplacedFilesInBackground = inBackground
-    let live = store.path(of: .archive)
-    let spare = try #require(store.sparePath(of: .archive))
-    try store.write([1], to: .archive)
-    try store.write([2], to: .archive)
-    let second = try fileNumber(live)
-    #expect(FileManager.default.fileExists(atPath: spare))
-    try store.remove(.archive)
-    #expect(try fileNumber(spare) == second)
-    #expect(try Data(contentsOf: URL(fileURLWithPath: spare)) == Data([2]))
-    try expectOnlySpareOnceFreed(store)
+    try withStore { store in
+      store.freesReplacedFilesInBackground = inBackground
+      let live = store.path(of: .archive)
+      let spare = try #require(store.sparePath(of: .archive))
+      try store.write([1], to: .archive)
+      try store.write([2], to: .archive)
+      let second = try fileNumber(live)
+      #expect(FileManager.default.fileExists(atPath: spare))
+      try store.remove(.archive)
+      #expect(try fileNumber(spare) == second)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: spare)) == Data([2]))
+      try expectOnlySpareOnceFreed(store)
+    }
   }
 
   /// A reader that holds a shared lock on the file it opened keeps reading it whole however
   /// many writes follow: a write does not reuse a locked spare, and goes to a new file.
   @Test func aReaderHoldingASharedLockKeepsItsFileWhole() throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    let live = store.path(of: .archive)
-    try store.write(Array(repeating: 1, count: 4096), to: .archive)
-    let first = try fileNumber(live)
-    let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: live))
-    defer { try? reader.close() }
-    #expect(flock(reader.fileDescriptor, LOCK_SH) == 0)
-    for value in 2...4 {
-      try store.write(Array(repeating: UInt8(value), count: 100), to: .archive)
-      #expect(try fileNumber(live) != first)
+    try withStore { store in
+      let live = store.path(of: .archive)
+      try store.write(Array(repeating: 1, count: 4096), to: .archive)
+      let first = try fileNumber(live)
+      let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: live))
+      defer { try? reader.close() }
+      #expect(flock(reader.fileDescriptor, LOCK_SH) == 0)
+      for value in 2...4 {
+        try store.write(Array(repeating: UInt8(value), count: 100), to: .archive)
+        #expect(try fileNumber(live) != first)
+      }
+      #expect(try reader.readToEnd() == Data(repeating: 1, count: 4096))
+      #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 4, count: 100))
     }
-    #expect(try reader.readToEnd() == Data(repeating: 1, count: 4096))
-    #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 4, count: 100))
   }
 
   /// A read takes a shared lock, so a writer reuses no file while it is read: it waits while
   /// a writer holds the file it has just swapped into place.
   @Test func aReadWaitsForTheWriterThatHoldsTheFile() throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    try store.write([1, 2, 3], to: .archive)
-    let writer = try FileHandle(forUpdating: URL(fileURLWithPath: store.path(of: .archive)))
-    defer { try? writer.close() }
-    #expect(flock(writer.fileDescriptor, LOCK_EX) == 0)
-    let clock = ContinuousClock()
-    let start = clock.now
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
-      flock(writer.fileDescriptor, LOCK_UN)
+    try withStore { store in
+      try store.write([1, 2, 3], to: .archive)
+      let writer = try FileHandle(forUpdating: URL(fileURLWithPath: store.path(of: .archive)))
+      defer { try? writer.close() }
+      #expect(flock(writer.fileDescriptor, LOCK_EX) == 0)
+      let clock = ContinuousClock()
+      let start = clock.now
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
+        flock(writer.fileDescriptor, LOCK_UN)
+      }
+      #expect(try store.read(.archive, maxSize: 16) == [1, 2, 3])
+      #expect(clock.now - start >= .milliseconds(250))
     }
-    #expect(try store.read(.archive, maxSize: 16) == [1, 2, 3])
-    #expect(clock.now - start >= .milliseconds(250))
   }
 
   /// A spare that is not the store's own file with one name is never written into: not through
@@ -418,18 +409,17 @@ import Testing
     let outside = root.path + "/outside"
     #expect(FileManager.default.createFile(atPath: outside, contents: Data([9, 9, 9])))
     try store.write([1], to: .archive)
+    // Two writes with the spare in place: the outside file stays as it was.
+    func expectOutsideUntouched(writing values: [UInt8]) throws {
+      for value in values { try store.write([value], to: .archive) }
+      #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data([9, 9, 9]))
+      #expect(try store.read(.archive, maxSize: 16) == [values.last ?? 0])
+    }
     try FileManager.default.createSymbolicLink(atPath: spare, withDestinationPath: outside)
-    try store.write([2], to: .archive)
-    try store.write([3], to: .archive)
-    #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data([9, 9, 9]))
-    #expect(try store.read(.archive, maxSize: 16) == [3])
-
+    try expectOutsideUntouched(writing: [2, 3])
     try FileManager.default.removeItem(atPath: spare)
     try FileManager.default.linkItem(atPath: outside, toPath: spare)
-    try store.write([4], to: .archive)
-    try store.write([5], to: .archive)
-    #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data([9, 9, 9]))
-    #expect(try store.read(.archive, maxSize: 16) == [5])
+    try expectOutsideUntouched(writing: [4, 5])
 
     // A spare whose permissions were changed would pass them on to the archive: not used.
     try FileManager.default.removeItem(atPath: spare)
@@ -448,30 +438,29 @@ import Testing
   /// Only the archive and the snapshot, which can be large, keep a spare; none is kept with
   /// the switch off.
   @Test func onlyLargeItemsKeepASpareAndOnlyWhenAsked() throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    for item in ArchiveStoreItem.allCases {
-      try store.write([1], to: item)
-      try store.write([2], to: item)
-    }
-    RestorationEngine.waitForBackgroundFreeing()
-    var names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
-    let items = Set(ArchiveStoreItem.allCases.map(\.rawValue))
-    #expect(names == items.union(["data.data.spare", "snapshot.data.spare"]))
-    #expect(store.sparePath(of: .inProgressMarker) == nil)
+    try withStore { store in
+      for item in ArchiveStoreItem.allCases {
+        try store.write([1], to: item)
+        try store.write([2], to: item)
+      }
+      RestorationEngine.waitForBackgroundFreeing()
+      var names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
+      let items = Set(ArchiveStoreItem.allCases.map(\.rawValue))
+      #expect(names == items.union(["data.data.spare", "snapshot.data.spare"]))
+      #expect(store.sparePath(of: .inProgressMarker) == nil)
 
-    // Turned off, the store still removes the spares it kept before, and keeps no more.
-    store.reusesReplacedFiles = false
-    try store.remove(ArchiveStoreItem.allCases)
-    try expectEmptyOnceFreed(store)
-    for item in ArchiveStoreItem.allCases {
-      try store.write([1], to: item)
-      try store.write([2], to: item)
+      // Turned off, the store still removes the spares it kept before, and keeps no more.
+      store.reusesReplacedFiles = false
+      try store.remove(ArchiveStoreItem.allCases)
+      try expectEmptyOnceFreed(store)
+      for item in ArchiveStoreItem.allCases {
+        try store.write([1], to: item)
+        try store.write([2], to: item)
+      }
+      RestorationEngine.waitForBackgroundFreeing()
+      names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
+      #expect(names == items)
     }
-    RestorationEngine.waitForBackgroundFreeing()
-    names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
-    #expect(names == items)
   }
 
   @Test func temporaryFilesOfDeadWritersAreRemovedAndLiveOnesKept() throws {
@@ -542,6 +531,13 @@ private final class PathLog: Sendable {
   }
 
   var paths: [String] { log.withLock { $0 } }
+}
+
+/// Runs `body` with a store of the app `app` in a new temporary folder, removed afterwards.
+private func withStore(_ body: (FileArchiveStore) throws -> Void) throws {
+  let root = try makeTemporaryFolder()
+  defer { try? FileManager.default.removeItem(at: root) }
+  try body(try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app"))
 }
 
 /// A file's number on its file system (its inode).
