@@ -63,8 +63,8 @@ public final class RestorationEngine {
   /// them all after the walk.
   package var concurrentWriteThreshold: Int? = 512
   /// Whether preserves and restores hand work to background queues, as
-  /// ``RestorationSettings/usesBackgroundQueues`` allows: a preserve's records and half of its
-  /// bytes; a restore's checksum, path analysis and half of its states check.
+  /// ``RestorationSettings/usesBackgroundQueues`` allows: a preserve's records and two fifths
+  /// of its bytes; a restore's checksum, path analysis and half of its states check.
   ///
   /// Off on a single processor, where the queues would only take turns with the calling thread.
   package var offloadsToBackgroundQueues = ProcessInfo.processInfo.activeProcessorCount > 1

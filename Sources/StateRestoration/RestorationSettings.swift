@@ -11,8 +11,8 @@ public struct RestorationSettings: Sendable, Hashable {
   public var limits: ArchiveLimits
   /// Let preserves and restores use background queues.
   ///
-  /// - A preserve: a large walk's records go into the archive while the walk goes on, and half
-  ///   of a large archive's bytes and checksum are written on a second thread.
+  /// - A preserve: a large walk's records go into the archive while the walk goes on, and two
+  ///   fifths of a large archive's bytes and checksum are written on a second thread.
   /// - A restore: a large archive's checksum is computed, its records' paths analysed and half
   ///   of its states checked while the calling thread checks the rest; with a store that asks
   ///   for it (``ArchiveStore/writesMarkerInBackground``), the crash guard's marker is written

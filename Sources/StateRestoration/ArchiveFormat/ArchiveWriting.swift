@@ -262,7 +262,7 @@ struct ArchiveBuilder {
   ///   - topLevel: The top-level values.
   ///   - recordPath: The identifier path of the record at an archive position, to locate errors.
   ///   - resolve: The archive position of the record with a path, or nil when none has it.
-  ///   - concurrently: Write half of a large file, and compute its CRC-32, on a background
+  ///   - concurrently: Write part of a large file, and compute its CRC-32, on a background
   ///     queue (``BinaryPropertyListWriter/makeBytes(top:concurrently:)``).
   /// - Returns: The file's bytes.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) for a reference

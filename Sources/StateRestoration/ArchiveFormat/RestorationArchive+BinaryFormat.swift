@@ -42,7 +42,7 @@ extension RestorationArchive {
   ///
   /// - Parameters:
   ///   - allowingDuplicatePaths: Let records share a path.
-  ///   - concurrently: Write half of a large file on a background queue, as preserves do.
+  ///   - concurrently: Write part of a large file on a background queue, as preserves do.
   /// - Returns: The file's bytes.
   /// - Throws: The errors of ``encoded()``, but for shared paths when they are allowed.
   package func encoded(

@@ -59,10 +59,7 @@ package enum PlatformOverrides {
 /// Holds the queue that frees files in the background for `duration`, so the files handed to it
 /// meanwhile wait: for tests of what becomes of a file not freed yet when its process exits.
 package func delayBackgroundFileRemovals(by duration: Duration) {
-  BackgroundRelease.perform(on: Platform.removals) {
-    let (seconds, attoseconds) = duration.components
-    usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
-  }
+  Platform.onRemovalsQueue { Platform.sleep(for: duration) }
 }
 
 /// Pauses each write into a spare file halfway, for `duration`, in this process: for tests of
@@ -286,8 +283,7 @@ enum Platform {
     if let pause = spareWritePause.withLock({ $0 }) {
       let half = bytes.count / 2
       _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, half) }
-      let (seconds, attoseconds) = pause.components
-      usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+      sleep(for: pause)
       lseek(descriptor, 0, SEEK_SET)
     }
     if let failure = writeAndFlush(bytes, to: descriptor, named: spare) {
@@ -381,8 +377,19 @@ enum Platform {
   /// Removes a file on a background queue (one the engine's background freeing waits for).
   private static func removeInBackground(_ path: String) {
     PlatformObservers.fileRetired?(path)
+    onRemovalsQueue { _ = unlink(path) }
+  }
+
+  /// Runs `work` on ``removals``, which a process that exits normally finishes first.
+  static func onRemovalsQueue(_ work: @escaping @Sendable () -> Void) {
     _ = finishesRemovalsAtExit
-    BackgroundRelease.perform(on: removals) { _ = unlink(path) }
+    BackgroundRelease.perform(on: removals, work)
+  }
+
+  /// Blocks the calling thread for `duration`.
+  static func sleep(for duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
   }
 
   /// The queue that frees retired files, one at a time: they compete for the same disk.
@@ -483,8 +490,7 @@ enum Platform {
       if flushingInBackground {
         // Read here: a task-local value is not seen on the queue.
         let observer = PlatformObservers.folderFlushed
-        _ = finishesRemovalsAtExit
-        BackgroundRelease.perform(on: removals) { syncFolder(folder, observer: observer) }
+        onRemovalsQueue { syncFolder(folder, observer: observer) }
       } else {
         syncFolder(folder)
       }
