@@ -58,9 +58,14 @@ public final class RestorationEngine {
   /// How many objects the last preservation pass visited: the next pass sizes its tables for as
   /// many, since an app's tree changes little between two preserves.
   private var lastPreservedObjectCount = 0
-  /// How many records a preserve's walk archives before a background queue starts writing them
-  /// into the archive while the walk goes on (with ``offloadsToBackgroundQueues``); nil writes
-  /// them all after the walk.
+  /// How many records, counting each reference their coders encoded as one more, a preserve's
+  /// walk archives before a background queue starts writing them into the archive while the walk
+  /// goes on (with ``offloadsToBackgroundQueues``); nil writes them all after the walk.
+  ///
+  /// References count because a container's encode computes the path of every object it
+  /// references: a tab bar's hundred navigation controllers compute their whole stacks'
+  /// paths before a single screen is archived, and counting records alone kept the queue idle
+  /// through that third of the walk.
   package var concurrentWriteThreshold: Int? = 512
   /// Whether preserves and restores hand work to background queues, as
   /// ``RestorationSettings/usesBackgroundQueues`` allows: a preserve's records and two fifths

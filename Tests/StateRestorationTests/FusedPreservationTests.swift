@@ -145,6 +145,22 @@ import Testing
     #expect(item.state["next"] == .reference("Root/:[151]:/Item151"))
   }
 
+  /// The background writer starts by the walk's work, its records and the references their
+  /// coders encoded, not by records alone: a container whose encode references a thousand
+  /// descendants has done a thousand records' worth of work before they are archived.
+  @Test func referencesCountTowardsStartingTheBackgroundWriter() throws {
+    let root = Sibling("Root")
+    for index in 0..<100 { root.add(Sibling("Item\(index)")) }
+    // 101 records, and 500 references: the root's two arrays and each item's three.
+    let engine = engine(TestDelegate(), concurrentWriteThreshold: 400)
+    try expectSameBytes(engine, roots: [root])
+    #expect(engine.lastArchiveWrittenConcurrently)
+    // As many records without references stay below the threshold.
+    let unreferenced = self.engine(TestDelegate(), concurrentWriteThreshold: 400)
+    try expectSameBytes(unreferenced, roots: (0..<300).map { Sibling("Loner\($0)") })
+    #expect(!unreferenced.lastArchiveWrittenConcurrently)
+  }
+
   /// References filed under the hashes the walk carries give the sequential writer's bytes.
   ///
   /// The walk hands each reference to the queue with its path's hash, computed as it built the
