@@ -151,11 +151,12 @@ import Testing
   @Test func referencesCountTowardsStartingTheBackgroundWriter() throws {
     let root = Sibling("Root")
     for index in 0..<100 { root.add(Sibling("Item\(index)")) }
-    // 101 records, and 500 references: the root's two arrays and each item's three.
+    // 101 records, and 498 references: the root's two arrays of 100, and each item's parent
+    // and neighbours.
     let engine = engine(TestDelegate(), concurrentWriteThreshold: 400)
     try expectSameBytes(engine, roots: [root])
     #expect(engine.lastArchiveWrittenConcurrently)
-    // As many records without references stay below the threshold.
+    // 300 records without references stay below it.
     let unreferenced = self.engine(TestDelegate(), concurrentWriteThreshold: 400)
     try expectSameBytes(unreferenced, roots: (0..<300).map { Sibling("Loner\($0)") })
     #expect(!unreferenced.lastArchiveWrittenConcurrently)
