@@ -162,8 +162,11 @@ final class PreservationPass {
     if let concurrentWriter {
       writer = concurrentWriter
     } else {
+      // Sized by the work so far, as the start is: a first pass, with no count from a pass
+      // before, starts the writer after a handful of records when they reference many objects,
+      // and tables sized for four times that handful grew and rehashed a dozen times.
       writer = ConcurrentRecordWriter(
-        estimatedRecordCount: max(expectedObjects, records.count * 4))
+        estimatedRecordCount: max(expectedObjects, (records.count + encodedReferenceCount) * 4))
       concurrentWriter = writer
     }
     var batch: [RecordSnapshot] = []
