@@ -164,7 +164,7 @@ final class PreservationPass {
     } else {
       // Sized by the work so far, as the start is: a first pass, with no count from a pass
       // before, starts the writer after a handful of records when they reference many objects,
-      // and tables sized for four times that handful grew and rehashed a dozen times.
+      // and tables sized for four times that handful grew and rehashed nine times over.
       writer = ConcurrentRecordWriter(
         estimatedRecordCount: max(expectedObjects, (records.count + encodedReferenceCount) * 4))
       concurrentWriter = writer
