@@ -204,7 +204,11 @@ public final class StateDecoder {
   ///   - key: The key.
   /// - Returns: The restored object, or nil when absent or of another type.
   public func decodeObject<T>(of type: T.Type, forKey key: String) -> T? {
-    decodeObject(forKey: key) as? T
+    // Unwrapped before the cast: Swift 6.3.1's optimizer, specializing `optional as? T` for a
+    // class `T`, dropped the check for nil and handed nil to the runtime's class cast, which
+    // crashed every release build whose decode asked for an absent key.
+    guard let object = decodeObject(forKey: key) else { return nil }
+    return object as? T
   }
 
   /// Reads an array of references, keeping the paths of objects that were not restored.

@@ -163,7 +163,7 @@ import Testing
       try store.write([1], to: .inProgressMarker)
       let caller = pthread_self()
       let flushers = Mutex<[pthread_t]>([])
-      let observer: @Sendable (String) -> Void = { _ in
+      let observer = PathObserver { _ in
         flushers.withLock { $0.append(pthread_self()) }
       }
       try PlatformObservers.$folderFlushed.withValue(observer) {
@@ -526,8 +526,8 @@ private final class RefusingStore: ArchiveStore {
 private final class PathLog: Sendable {
   private let log = Mutex<[String]>([])
 
-  var observer: @Sendable (String) -> Void {
-    { path in self.log.withLock { $0.append(path) } }
+  var observer: PathObserver {
+    PathObserver { path in self.log.withLock { $0.append(path) } }
   }
 
   var paths: [String] { log.withLock { $0 } }

@@ -508,3 +508,61 @@ private final class ReferringController: TestController {
     coder.encode(referenced, forKey: key)
   }
 }
+
+/// `decodeObject(of:forKey:)` answers nil for an absent key and for an object of another class,
+/// and the object for its own class.
+///
+/// The absent key is what every release build of a container met first: Swift 6.3.1's
+/// optimizer dropped the nil check of the cast that method makes, and the cast crashed. CI runs
+/// this suite optimized as well.
+@Suite struct DecodeObjectOfTypeTests {
+  @Test func absentKeysAndOtherClassesAreNilAndTheOwnClassIsTheObject() {
+    func tree() -> (root: TestController, decoding: ObjectDecodingController) {
+      let root = TestController("Root")
+      let target = TestController("Target")
+      let decoding = ObjectDecodingController("Decoding")
+      decoding.target = target
+      root.addChild(target)
+      root.addChild(decoding)
+      return (root, decoding)
+    }
+    let store = InMemoryArchiveStore()
+    let saved = tree()
+    makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(roots: [saved.root])
+    let launched = tree()
+    launched.decoding.target = nil
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: [launched.root])
+    #expect(report.outcome == RestorationReport.Outcome.restored)
+    let decoding = launched.decoding
+    #expect(decoding.readsMade)
+    #expect(decoding.absent == nil)
+    #expect(decoding.otherClass == nil)
+    #expect(decoding.ownClass != nil)
+    #expect(decoding.ownClass === launched.root.children.first)
+  }
+}
+
+/// A controller that references another and reads the reference back with
+/// `decodeObject(of:forKey:)` three ways.
+final class ObjectDecodingController: TestController {
+  var target: TestController?
+  /// Whether the decode below ran.
+  var readsMade = false
+  var absent: TestController?
+  var otherClass: SpecialController?
+  var ownClass: TestController?
+
+  override func encodeRestorableState(with coder: StateCoder) throws {
+    try super.encodeRestorableState(with: coder)
+    coder.encode(target, forKey: "target")
+  }
+
+  override func decodeRestorableState(with coder: StateDecoder) throws {
+    try super.decodeRestorableState(with: coder)
+    readsMade = true
+    absent = coder.decodeObject(of: TestController.self, forKey: "absent")
+    otherClass = coder.decodeObject(of: SpecialController.self, forKey: "target")
+    ownClass = coder.decodeObject(of: TestController.self, forKey: "target")
+  }
+}

@@ -44,9 +44,26 @@ package func writeFully(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -
 /// a replaced archive is freed off the calling thread.
 package enum PlatformObservers {
   /// Called with each folder flushed on the current task.
-  @TaskLocal package static var folderFlushed: (@Sendable (String) -> Void)?
+  @TaskLocal package static var folderFlushed: PathObserver?
   /// Called with the temporary name of each file handed to a background queue to be freed.
-  @TaskLocal package static var fileRetired: (@Sendable (String) -> Void)?
+  @TaskLocal package static var fileRetired: PathObserver?
+}
+
+/// A function of a path, as ``PlatformObservers`` holds it.
+///
+/// A class rather than the optional function itself: Swift 6.3.1's optimizer miscompiles
+/// `TaskLocal.withValue` for a value of optional function type, which crashed every test that
+/// set one in a release build.
+package final class PathObserver: Sendable {
+  private let observe: @Sendable (String) -> Void
+
+  /// Creates an observer that calls `observe` with each path.
+  package init(_ observe: @escaping @Sendable (String) -> Void) {
+    self.observe = observe
+  }
+
+  /// Calls the function with a path.
+  package func callAsFunction(_ path: String) { observe(path) }
 }
 
 /// Changes to what the file primitives do on a task, for tests of paths a system may take.
@@ -579,7 +596,7 @@ enum Platform {
   /// Flushes a folder's entries, so a rename or unlink survives a power loss.
   private static func syncFolder(
     _ path: String,
-    observer: (@Sendable (String) -> Void)? = PlatformObservers.folderFlushed
+    observer: PathObserver? = PlatformObservers.folderFlushed
   ) {
     observer?(path)
     let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
