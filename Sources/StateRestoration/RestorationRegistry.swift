@@ -19,7 +19,7 @@ public final class RestorationRegistry {
   ///   - type: The class.
   ///   - name: The name recorded in archives; by default the type's name.
   public func register(_ type: any ObjectRestoration.Type, named name: String? = nil) {
-    let name = name ?? String(describing: type)
+    let name = name ?? ClassNames.typeName(type)
     classesByName[name] = type
     namesByType[ObjectIdentifier(type)] = name
   }
@@ -37,7 +37,7 @@ public final class RestorationRegistry {
   /// - Parameter type: The class.
   /// - Returns: Its registered name, or the type's name if it is not registered.
   public func name(of type: any ObjectRestoration.Type) -> String {
-    namesByType[ObjectIdentifier(type)] ?? String(describing: type)
+    namesByType[ObjectIdentifier(type)] ?? ClassNames.typeName(type)
   }
 
   /// Whether a restoration class is registered.

@@ -566,3 +566,61 @@ final class ObjectDecodingController: TestController {
     ownClass = coder.decodeObject(of: TestController.self, forKey: "target")
   }
 }
+
+/// Archived class names are a type's unqualified name, as `String(describing:)` prints it, for
+/// nested and generic classes alike; a restore accepts an object of any subclass of the archived
+/// class, however far down, and still refuses another class.
+@Suite struct ClassNameTests {
+  @Test func namesAreUnqualifiedAndSubclassesAnyLevelDownAreAccepted() throws {
+    let root = TestController("Root")
+    root.addChild(NamingOuter.Nested("A"))
+    root.addChild(NamingGeneric<Int>("B"))
+    root.addChild(TestController("C"))
+    let store = InMemoryArchiveStore()
+    makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(roots: [root])
+    let archive = try RestorationArchive(decoding: try #require(store.contents[.archive]))
+    #expect(
+      archive.record(at: "Root/:[0]:/A")?.className == String(describing: NamingOuter.Nested.self))
+    #expect(archive.record(at: "Root/:[0]:/A")?.className == "Nested")
+    #expect(
+      archive.record(at: "Root/:[1]:/B")?.className == String(describing: NamingGeneric<Int>.self))
+    #expect(archive.record(at: "Root/:[1]:/B")?.className == "NamingGeneric<Int>")
+
+    let launched = TestController("Root")
+    launched.addChild(NamingGeneric<Int>("A"))
+    launched.addChild(NamingGeneric<Int>("B"))
+    launched.addChild(NamingDeep("C"))
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: [launched])
+    #expect(
+      report.status(of: "Root/:[0]:/A")
+        == .skipped(.classMismatch(archived: "Nested", found: "NamingGeneric<Int>")))
+    #expect(report.status(of: "Root/:[1]:/B") == .restored)
+    // Two levels below the archived `TestController`.
+    #expect(report.status(of: "Root/:[2]:/C") == .restored)
+  }
+
+  @Test func aRegisteredClassIsNamedAsStringDescribingNamesIt() {
+    let registry = RestorationRegistry()
+    registry.register(NamingOuter.Restoration.self)
+    #expect(registry.name(of: NamingOuter.Restoration.self) == "Restoration")
+    #expect(
+      registry.name(of: NamingOuter.Restoration.self)
+        == String(describing: NamingOuter.Restoration.self))
+    #expect(registry.restorationClass(named: "Restoration") != nil)
+  }
+}
+
+enum NamingOuter {
+  final class Nested: TestController {}
+
+  enum Restoration: ObjectRestoration {
+    static func object(
+      withRestorationIdentifierPath identifierComponents: [String], coder: StateDecoder
+    ) -> (any StateRestoring)? { nil }
+  }
+}
+
+final class NamingGeneric<Value>: TestController {}
+class NamingMiddle: TestController {}
+final class NamingDeep: NamingMiddle {}

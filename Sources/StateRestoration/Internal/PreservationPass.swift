@@ -348,7 +348,7 @@ final class PreservationPass {
         issue(
           .restorationClassNotRegistered,
           path,
-          "restoration class \(String(describing: type)) is not registered; the object cannot be re-created at launch"
+          "restoration class \(ClassNames.typeName(type)) is not registered; the object cannot be re-created at launch"
         )
       }
     }
