@@ -285,7 +285,7 @@ enum Platform {
   private static func writeIntoSpare(
     _ spare: String, bytes: [UInt8], mode: mode_t, replacing path: String
   ) throws(RestorationError) -> Bool {
-    let descriptor = open(spare, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    let descriptor = openSpare(spare)
     guard descriptor >= 0 else { return false }
     // Closing releases the lock, once the spare has been swapped into place.
     defer { close(descriptor) }
@@ -322,6 +322,14 @@ enum Platform {
     }
     if let kept, rename(kept, spare) != 0 { unlink(kept) }
     return true
+  }
+
+  /// Opens a spare to write into or to replace, as the writer and a removal both do: without
+  /// following a symbolic link, and without waiting on a FIFO.
+  ///
+  /// - Returns: The descriptor, or -1 with `errno` set.
+  private static func openSpare(_ spare: String) -> Int32 {
+    open(spare, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
   }
 
   /// How long each write into a spare pauses halfway, or nil
@@ -531,7 +539,7 @@ enum Platform {
   ) -> Keeping {
     var status = stat()
     guard lstat(path, &status) == 0 else { return errno == ENOENT ? .missing : .spareInUse }
-    let descriptor = open(spare, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    let descriptor = openSpare(spare)
     // Closed on return, after the renames: the lock keeps writers off the old spare until its
     // name is the new one's.
     defer { if descriptor >= 0 { close(descriptor) } }

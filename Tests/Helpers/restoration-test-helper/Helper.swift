@@ -83,7 +83,8 @@ struct PreserveLoop: ParsableCommand {
 
   @Option(
     help: """
-      Pause every write into the spare halfway for this many milliseconds, so that a kill       lands in the middle of one.
+      Pause every write into the spare halfway for this many milliseconds, so that a kill \
+      lands in the middle of one.
       """)
   var pauseSpareWrites: Int?
 
