@@ -213,29 +213,26 @@ struct IdentifierPathResolver {
   /// A memoized path, with its depth (``IdentifierPath/depth(of:)``); negative for a pinned
   /// or non-ASCII path, whose depth is counted when asked for.
   struct Prefix {
-    var path: String
-    /// Half a word, so that the prefix with its hash takes no more room than it did without.
+    /// The path's bytes in the resolver's ``PathStorage``, with their hash; empty for a pinned
+    /// path until a path is built on it (see ``IdentifierPathResolver/withBytes(_:of:)``).
+    var path: PathBytes
+    /// Half a word, so that the prefix takes three words with the path and the pin.
     var depth: Int32
-    /// The path's ``tableHash(of:)``, computed as the path is built; 0 for a pinned path, whose
-    /// hash is computed when needed.
-    var hash: UInt32
+    /// The pinned path's index in ``IdentifierPathResolver/pinnedPaths``; -1 for a computed
+    /// path.
+    var pin: Int32 = -1
 
     /// - Parameters:
     ///   - path: The path.
     ///   - depth: Its depth, negative where unknown or pinned; one too large to keep is left
     ///     unknown (-1).
-    ///   - hash: Its ``tableHash(of:)``, or 0 where not computed.
-    init(path: String, depth: Int, hash: UInt32 = 0) {
+    init(path: PathBytes, depth: Int) {
       self.path = path
       self.depth = Int32(exactly: depth) ?? -1
-      self.hash = hash
     }
 
-    /// The depth that marks a pinned path.
-    static let pinnedDepth = -2
-
     /// Whether the path was pinned rather than computed.
-    var isPinned: Bool { depth == Self.pinnedDepth }
+    var isPinned: Bool { pin >= 0 }
   }
 
   /// The prefix each visited object contributes to the paths below it, and the paths of pinned
@@ -255,8 +252,18 @@ struct IdentifierPathResolver {
   private var identifierDepths = RecentStrings<Int?>()
   /// Called with a description of each cycle found in a parent chain.
   var onCycle: ((String) -> Void)?
+  /// Where the paths' bytes are: the paths this resolver returns are valid while it lives.
+  let storage: PathStorage
+  /// The pinned paths, as the archive gave them.
+  ///
+  /// Kept as strings, and copied to ``storage`` only when a path is built on one: a restoration
+  /// pins every object it locates and builds on few of them, and copying every archived path
+  /// there took more blocks of storage, whose allocations made the allocator sort every small
+  /// block the app had freed.
+  private var pinnedPaths: [String] = []
 
-  init(onCycle: ((String) -> Void)? = nil) {
+  init(storage: PathStorage = PathStorage(), onCycle: ((String) -> Void)? = nil) {
+    self.storage = storage
     self.onCycle = onCycle
   }
 
@@ -270,35 +277,56 @@ struct IdentifierPathResolver {
   mutating func pin(_ object: any StateRestoring, to path: String) {
     // The depth is worked out only if a preservation asks for it: a restoration pins every
     // object it locates and never does.
-    prefixes[ObjectIdentifier(object)] = Prefix(path: path, depth: Prefix.pinnedDepth)
+    var prefix = Prefix(path: .empty, depth: -1)
+    prefix.pin = Int32(truncatingIfNeeded: pinnedPaths.count)
+    pinnedPaths.append(path)
+    prefixes[ObjectIdentifier(object)] = prefix
+  }
+
+  /// A memoized prefix with its bytes, copied to ``storage`` first for a pinned path that has
+  /// none yet.
+  private mutating func withBytes(_ prefix: Prefix, of id: ObjectIdentifier) -> Prefix {
+    guard prefix.isPinned, prefix.path.count == 0 else { return prefix }
+    let path = pinnedPaths[Int(prefix.pin)]
+    guard !path.isEmpty else { return prefix }
+    var copied = prefix
+    copied.path = storage.append(path)
+    prefixes[id] = copied
+    return copied
+  }
+
+  /// Whether an object's path is pinned.
+  func isPinned(_ object: any StateRestoring) -> Bool {
+    prefixes[ObjectIdentifier(object)]?.isPinned ?? false
   }
 
   /// The pinned path of an object, if any.
   func pinnedPath(of object: any StateRestoring) -> String? {
     guard let known = prefixes[ObjectIdentifier(object)], known.isPinned else { return nil }
-    return known.path
+    return pinnedPaths[Int(known.pin)]
   }
 
   /// The identifier path of an object, or nil when its identifier is nil.
   mutating func path(of object: any StateRestoring) -> String? {
-    memoizedPath(of: object)?.path
+    guard let found = memoizedPath(of: object) else { return nil }
+    return found.isPinned ? pinnedPaths[Int(found.pin)] : found.path.string
   }
 
-  /// The identifier path of an object with its hash (0 for a pinned path), or nil when its
-  /// identifier is nil.
-  mutating func pathReference(of object: any StateRestoring) -> PathReference? {
-    memoizedPath(of: object).map { PathReference(path: $0.path, hash: $0.hash) }
+  /// The identifier path of an object as bytes in ``storage``, or nil when its identifier is
+  /// nil.
+  mutating func pathBytes(of object: any StateRestoring) -> PathBytes? {
+    memoizedPath(of: object).map { withBytes($0, of: ObjectIdentifier(object)).path }
   }
 
-  /// The identifier path of an object with its depth and hash (0 for a pinned path, for the
-  /// tables to compute), or nil when its identifier is nil.
+  /// The identifier path of an object with its depth, or nil when its identifier is nil.
   ///
   /// The depth comes from the parent's, extended by the object's own components: counting the
   /// components of each whole path again was a fiftieth of preserving an object.
   mutating func pathAndDepth(of object: any StateRestoring) -> Prefix? {
-    guard let found = memoizedPath(of: object) else { return nil }
+    guard let memoized = memoizedPath(of: object) else { return nil }
+    let found = withBytes(memoized, of: ObjectIdentifier(object))
     guard found.depth < 0 else { return found }
-    return Prefix(path: found.path, depth: IdentifierPath.depth(of: found.path), hash: found.hash)
+    return Prefix(path: found.path, depth: IdentifierPath.depth(of: found.path.string))
   }
 
   /// The pinned or computed path of an object, its depth negative where not known yet.
@@ -335,7 +363,11 @@ struct IdentifierPathResolver {
     let link = Self.parentLink(of: object)
     let parentPrefix =
       link == nil ? Self.empty : prefixes[ObjectIdentifier(link.unsafelyUnwrapped.parent)]
-    if let base = parentPrefix {
+    if let parentPrefix {
+      let base =
+        parentPrefix.isPinned
+        ? withBytes(parentPrefix, of: ObjectIdentifier(link.unsafelyUnwrapped.parent))
+        : parentPrefix
       let result = extend(base, index: link?.index, identifier: identifier)
       prefixes[ObjectIdentifier(object)] = result
       return result
@@ -351,7 +383,7 @@ struct IdentifierPathResolver {
     while true {
       let id = ObjectIdentifier(current)
       if let known = prefixes[id] {
-        base = known
+        base = withBytes(known, of: id)
         break
       }
       // Chains are usually short (a few levels above the first memoized prefix), where a linear
@@ -390,82 +422,79 @@ struct IdentifierPathResolver {
   }
 
   /// The prefix of a root's parent: no components.
-  private static let empty = Prefix(path: "", depth: 0)
+  private static let empty = Prefix(path: .empty, depth: 0)
 
   /// A prefix followed by an index component and an identifier, each if present, with its
   /// depth when the prefix's is known.
   private mutating func extend(_ base: Prefix, index: Int?, identifier: String?) -> Prefix {
-    let path = Self.extend(base.path, index: index, identifier: identifier)
-    // Hashed while its bytes are in the cache: the pass, and the archive writer on another
-    // thread, look the path up by this hash instead of hashing it again.
-    let hash = tableHash(of: path)
+    // Hashed as the bytes are written, while they are in the cache: the pass, and the archive
+    // writer on another thread, look the path up by this hash instead of hashing it again.
+    let path = Self.extend(base.path, index: index, identifier: identifier, in: storage)
     // Between ASCII pieces every separator is a character of its own, so the result's
     // components are the prefix's, the index component (not counted) and the identifier's, and
     // the depths add up. Elsewhere a separator can join a neighbouring character into one
     // grapheme (as `depth(of:)` splits non-ASCII paths), so the depth is left unknown (-1) and
     // counted from the whole path when asked for.
-    guard base.depth >= 0 else { return Prefix(path: path, depth: -1, hash: hash) }
-    guard let identifier else { return Prefix(path: path, depth: Int(base.depth), hash: hash) }
+    guard base.depth >= 0 else { return Prefix(path: path, depth: -1) }
+    guard let identifier else { return Prefix(path: path, depth: Int(base.depth)) }
     guard let depth = identifierDepths.value(for: identifier, IdentifierPath.asciiDepth(of:))
     else {
-      return Prefix(path: path, depth: -1, hash: hash)
+      return Prefix(path: path, depth: -1)
     }
-    return Prefix(path: path, depth: Int(base.depth) + depth, hash: hash)
+    return Prefix(path: path, depth: Int(base.depth) + depth)
   }
 
-  /// A prefix followed by an index component and an identifier, each if present.
-  static func extend(_ base: String, index: Int?, identifier: String?) -> String {
-    // The bytes are copied into one string of the final size: appending the components one by
-    // one, and the index through string interpolation, cost ten times more than the rest of
-    // the walk. Every piece is valid UTF-8 and separators are ASCII, so the result is too. The
-    // bytes go through one moving pointer: a helper per piece, with a bounds-checked slice of the
-    // buffer each, cost more than allocating the string.
-    withUTF8Bytes(of: base) { base in
-      withIdentifierBytes(identifier) { identifier in
-        let digitCount = index.map(decimalLength(of:)) ?? 0
-        let indexLength = index == nil ? 0 : digitCount + 4
-        let pieces = (base.isEmpty ? 0 : 1) + (index == nil ? 0 : 1) + (identifier == nil ? 0 : 1)
-        let total = base.count + indexLength + (identifier?.count ?? 0) + max(0, pieces - 1)
-        return String(unsafeUninitializedCapacity: total) { out in
-          guard let start = out.baseAddress else { return 0 }
-          var cursor = start
-          if let source = base.baseAddress, !base.isEmpty {
-            cursor.initialize(from: source, count: base.count)
-            cursor += base.count
+  /// A prefix followed by an index component and an identifier, each if present, appended to
+  /// `storage`.
+  static func extend(
+    _ base: PathBytes, index: Int?, identifier: String?, in storage: PathStorage
+  ) -> PathBytes {
+    // The bytes are written once, through one moving pointer, into the storage's block: a
+    // string per path was an allocation and a check of its UTF-8 for every object, and
+    // appending the components one by one, and the index through string interpolation, cost
+    // ten times more than the rest of the walk. Every piece is valid UTF-8 and separators are
+    // ASCII, so the result is too.
+    withIdentifierBytes(identifier) { identifier in
+      let digitCount = index.map(decimalLength(of:)) ?? 0
+      let indexLength = index == nil ? 0 : digitCount + 4
+      let pieces = (base.count == 0 ? 0 : 1) + (index == nil ? 0 : 1) + (identifier == nil ? 0 : 1)
+      let total = base.count + indexLength + (identifier?.count ?? 0) + max(0, pieces - 1)
+      return storage.append(count: total) { start in
+        var cursor = start
+        if base.count > 0, let source = base.utf8.baseAddress {
+          cursor.initialize(from: source, count: base.count)
+          cursor += base.count
+        }
+        if let index {
+          if cursor != start {
+            cursor.initialize(to: IdentifierPath.slash)
+            cursor += 1
           }
-          if let index {
-            if cursor != start {
-              cursor.initialize(to: IdentifierPath.slash)
-              cursor += 1
-            }
-            cursor[0] = IdentifierPath.colon
-            cursor[1] = IdentifierPath.openBracket
-            cursor += 2
-            // Decimal digits, written from the last one back.
-            var value = index.magnitude
-            var digit = cursor + digitCount
-            repeat {
-              digit -= 1
-              digit.initialize(to: IdentifierPath.zero + UInt8(truncatingIfNeeded: value % 10))
-              value /= 10
-            } while value > 0
-            if index < 0 { cursor.initialize(to: UInt8(ascii: "-")) }
-            cursor += digitCount
-            cursor[0] = IdentifierPath.closeBracket
-            cursor[1] = IdentifierPath.colon
-            cursor += 2
+          cursor[0] = IdentifierPath.colon
+          cursor[1] = IdentifierPath.openBracket
+          cursor += 2
+          // Decimal digits, written from the last one back.
+          var value = index.magnitude
+          var digit = cursor + digitCount
+          repeat {
+            digit -= 1
+            digit.initialize(to: IdentifierPath.zero + UInt8(truncatingIfNeeded: value % 10))
+            value /= 10
+          } while value > 0
+          if index < 0 { cursor.initialize(to: UInt8(ascii: "-")) }
+          cursor += digitCount
+          cursor[0] = IdentifierPath.closeBracket
+          cursor[1] = IdentifierPath.colon
+          cursor += 2
+        }
+        if let identifier {
+          if cursor != start {
+            cursor.initialize(to: IdentifierPath.slash)
+            cursor += 1
           }
-          if let identifier {
-            if cursor != start {
-              cursor.initialize(to: IdentifierPath.slash)
-              cursor += 1
-            }
-            if let source = identifier.baseAddress {
-              cursor.initialize(from: source, count: identifier.count)
-              cursor += identifier.count
-            }
+          if let source = identifier.baseAddress {
+            cursor.initialize(from: source, count: identifier.count)
           }
-          return cursor - start
         }
       }
     }

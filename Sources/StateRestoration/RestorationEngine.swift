@@ -162,7 +162,7 @@ public final class RestorationEngine {
       }
     }
     debug(
-      "Preserved \(report.identifierPaths.count) objects: \(report.outcome) in \(Self.milliseconds(report.totalDuration))"
+      "Preserved \(report.identifierPathCount) objects: \(report.outcome) in \(Self.milliseconds(report.totalDuration))"
     )
     for phase in PreservationReport.Phase.allCases {
       if let duration = report.timings[phase] {
@@ -212,7 +212,7 @@ public final class RestorationEngine {
       let bytes: [UInt8]
       let concurrent = pass.concurrentlyAddedRecords()
       lastArchiveWrittenConcurrently = concurrent != nil
-      if var builder = concurrent {
+      if var builder = consume concurrent {
         bytes = try builder.finish(
           topLevel: topLevel,
           recordPath: { records.identifierPath(at: $0) },
@@ -297,7 +297,7 @@ public final class RestorationEngine {
 
     let report = PreservationReport(
       outcome: .notOptedIn,
-      identifierPaths: pass.identifierPaths,
+      paths: pass.identifierPathList,
       issues: pass.issues,
       timings: [.encodeObjects: clock.now - start]
     )

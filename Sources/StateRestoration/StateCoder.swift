@@ -32,7 +32,17 @@ public final class StateCoder {
   }
 
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
-  public let identifierPath: String?
+  ///
+  /// Made from the path's bytes at each call: the pass keeps paths as bytes, and only the
+  /// archive writer reads most of them.
+  public var identifierPath: String? { path?.string }
+  /// The path's bytes, in ``pathStorage``.
+  let path: PathBytes?
+  /// Where the bytes of the path, and of the references written to this coder, are.
+  ///
+  /// The coder keeps it alive for them: the pass's storage, or, for a coder outside a pass, one
+  /// of the coder's own, made with its first reference.
+  @exclusivity(unchecked) private(set) var pathStorage: PathStorage?
   // Unchecked, as the values below: the pass reads both of every coder it archives, and the
   // runtime's exclusivity checks of those reads cost 1.5% of a preserve. Nothing reenters a
   // coder while it inserts or appends to them.
@@ -83,8 +93,6 @@ public final class StateCoder {
   @exclusivity(unchecked) var recordKind = RestorationKind.object
   /// The object's class name.
   @exclusivity(unchecked) var recordClassName = ""
-  /// The ``tableHash(of:)`` of the object's path, or 0 where not computed.
-  @exclusivity(unchecked) var recordPathHash: UInt32 = 0
   /// The object's restoration class name, if any.
   @exclusivity(unchecked) var recordRestorationClassName: String?
   /// The storyboard scene the object came from, if any.
@@ -103,11 +111,14 @@ public final class StateCoder {
   /// References encoded into it record the object's identifier path, computed from the tree,
   /// but pull nothing into an archive. Useful in tests of `encodeRestorableState(with:)`.
   public convenience init() {
-    self.init(identifierPath: nil, link: nil, keys: CoderKeys())
+    self.init(path: nil, storage: nil, link: nil, keys: CoderKeys())
   }
 
-  init(identifierPath: String?, link: PassLink<PreservationPass>?, keys: CoderKeys) {
-    self.identifierPath = identifierPath
+  init(
+    path: PathBytes?, storage: PathStorage?, link: PassLink<PreservationPass>?, keys: CoderKeys
+  ) {
+    self.path = path
+    self.pathStorage = storage
     self.link = link
     self.keys = keys
   }
@@ -360,7 +371,7 @@ public final class StateCoder {
   ///   - objects: The referenced objects, in order.
   ///   - key: The key.
   public func encode(_ objects: [any StateRestoring], forKey key: String) {
-    var references: [PathReference] = []
+    var references: [PathBytes] = []
     references.reserveCapacity(objects.count)
     // By index, borrowing each object, where a for-in loop copied it (as above).
     for index in objects.indices { appendReference(to: objects[index], key: key, to: &references) }
@@ -381,7 +392,7 @@ public final class StateCoder {
     // existentials allocated a second array per call and copied every element into it. Each
     // element is lent unretained, which spares a retain and a release of each on the runtime's
     // slow path for an object that is referenced weakly (as a child's parent usually is).
-    var references: [PathReference] = []
+    var references: [PathBytes] = []
     references.reserveCapacity(objects.count)
     objects.forEachUnretained { appendReference(to: $0, key: key, to: &references) }
     encodeReferences(references, forKey: key)
@@ -390,7 +401,7 @@ public final class StateCoder {
   /// Appends the reference to an object, which joins the pass, unless it has no path.
   @usableFromInline
   func appendReference(
-    to object: any StateRestoring, key: String, to references: inout [PathReference]
+    to object: any StateRestoring, key: String, to references: inout [PathBytes]
   ) {
     if let reference = referencePath(to: object, key: key) {
       references.append(reference)
@@ -399,7 +410,7 @@ public final class StateCoder {
 
   /// Writes an array of references; archived as an array of reference values.
   @usableFromInline
-  func encodeReferences(_ references: [PathReference], forKey key: String) {
+  func encodeReferences(_ references: [PathBytes], forKey key: String) {
     set(.references(references), forKey: key)
   }
 
@@ -412,12 +423,14 @@ public final class StateCoder {
 
   /// The path of a referenced object, which joins the pass; nil when it has none.
   @inline(__always)
-  private func referencePath(to object: any StateRestoring, key: String) -> PathReference? {
+  private func referencePath(to object: any StateRestoring, key: String) -> PathBytes? {
     if let pass {
-      return pass.encodeReference(to: object, key: key, in: identifierPath)
+      return pass.encodeReference(to: object, key: key, in: path)
     }
-    var resolver = IdentifierPathResolver()
-    return resolver.pathReference(of: object)
+    let storage = pathStorage ?? PathStorage()
+    pathStorage = storage
+    var resolver = IdentifierPathResolver(storage: storage)
+    return resolver.pathBytes(of: object)
   }
 }
 
@@ -452,29 +465,20 @@ enum CoderValue {
   /// An array of integers as the app gave it: the writer writes the bytes of the array of
   /// integer values it stands for, without making one.
   case integers([Int])
-  /// A reference, with its path's hash: the writer files the path under the hash without
-  /// hashing it again. `.value(.reference(path))` stands for the same value.
-  case reference(PathReference)
-  /// An array of references, each with its path's hash, as ``reference(_:)`` keeps one.
-  case references([PathReference])
+  /// A reference, as its path's bytes in the coder's ``StateCoder/pathStorage``, with their
+  /// hash: the writer files the path under the hash without hashing it again.
+  /// `.value(.reference(path))` stands for the same value.
+  case reference(PathBytes)
+  /// An array of references, each kept as ``reference(_:)`` keeps one.
+  case references([PathBytes])
 
   /// The value in its archived form.
   var stateValue: StateValue {
     switch self {
     case .value(let value): value
     case .integers(let integers): integers.stateValue
-    case .reference(let reference): .reference(reference.path)
-    case .references(let references): .array(references.map { .reference($0.path) })
+    case .reference(let reference): .reference(reference.string)
+    case .references(let references): .array(references.map { .reference($0.string) })
     }
   }
-}
-
-/// A reference's identifier path, with the path's ``tableHash(of:)`` or 0 where not computed.
-///
-/// The walk computes the hash as it builds the path; the archive writer, on another thread,
-/// files every reference under its path, and would otherwise hash each path again.
-@usableFromInline
-struct PathReference {
-  var path: String
-  var hash: UInt32
 }

@@ -144,6 +144,58 @@ private final class Referrer: StateRestoring {
     #expect(archive?.records.map(\.identifierPath) == ["B/A"])
   }
 
+  @Test func pathsLongerThanABlockOfTheirStorageRoundTripWithThePathsAroundThem() throws {
+    // A pass keeps its paths' bytes in blocks of 64 KiB: a path longer than a block gets a block
+    // of its own, the paths after it go on filling the current block, and a path built on the
+    // long one copies it whole into another.
+    let long = String(repeating: "L", count: 100_000)
+    func makeTree() -> TestController {
+      let root = TestController("Root")
+      for index in 0..<1_500 {
+        let child = TestController(
+          index == 700 ? long : "Screen-\(index)-" + String(repeating: "s", count: 40))
+        if index == 700 { child.addChild(TestController("Below")) }
+        root.addChild(child)
+      }
+      return root
+    }
+    let root = makeTree()
+    let expected =
+      ["Root"]
+      + (0..<1_500).map { index in
+        "Root/:[\(index)]:/"
+          + (index == 700 ? long : "Screen-\(index)-" + String(repeating: "s", count: 40))
+      } + ["Root/:[700]:/\(long)/:[0]:/Below"]
+
+    let store = InMemoryArchiveStore()
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .preserveApplicationState(roots: [root])
+    #expect(report.issues.isEmpty)
+    #expect(report.identifierPaths == expected)
+    let restored = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: [makeTree()])
+    #expect(restored.outcome == .restored)
+    #expect(Set(restored.restoredPaths) == Set(expected))
+  }
+
+  @Test func aReportsPathsKeptAsBytesEqualAndHashAsTheSameStrings() {
+    let root = TestController("Root")
+    root.addChild(TestController("Child"))
+    let report = preservedPaths([root])
+    let strings = PreservationReport(
+      outcome: report.outcome, identifierPaths: ["Root", "Root/:[0]:/Child"],
+      issues: report.issues, timings: report.timings)
+    #expect(report == strings)
+    #expect(report.hashValue == strings.hashValue)
+    #expect(report.description == strings.description)
+
+    var changed = report
+    changed.identifierPaths.append("Extra")
+    #expect(changed != report)
+    #expect(changed.identifierPaths == ["Root", "Root/:[0]:/Child", "Extra"])
+    #expect(report.identifierPaths == ["Root", "Root/:[0]:/Child"])
+  }
+
   @Test func duplicatePathsAreReportedNotMerged() {
     let root = TestController("Root")
     root.indexesChildren = false

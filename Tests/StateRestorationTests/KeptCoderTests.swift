@@ -42,6 +42,29 @@ import Testing
     #expect(fresh.values["late"] == nil)
   }
 
+  @Test func aCoderKeptPastItsPassKeepsItsPathAndTheReferencesItHolds() throws {
+    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
+    let root = CoderKeeper("Root")
+    root.addChild(TestController("Child"))
+    do {
+      let report = engine.preserveApplicationState(roots: [root])
+      #expect(report.issues.isEmpty)
+      #expect(report.identifierPaths == ["Root", "Root/:[0]:/Child"])
+    }
+    let coder = try #require(root.kept)
+
+    // The pass, its tables and its report are freed; preserves of other trees reuse their
+    // memory. The kept coder's path and references must not change with it.
+    for round in 0..<20 {
+      let other = TestController("Other\(round)" + String(repeating: "z", count: 40))
+      for index in 0..<200 { other.addChild(TestController("Leaf\(index)")) }
+      #expect(engine.preserveApplicationState(roots: [other]).issues.isEmpty)
+      RestorationEngine.waitForBackgroundFreeing()
+    }
+    #expect(coder.identifierPath == "Root")
+    #expect(coder.values["children"] == .array([.reference("Root/:[0]:/Child")]))
+  }
+
   @Test func aDecoderKeptPastItsRestorationResolvesNothingAndReachesNoPass() throws {
     let store = InMemoryArchiveStore()
     let saving = makeEngine(store: store, delegate: TestDelegate())
@@ -80,6 +103,16 @@ import Testing
     let entries = try #require(engine.lastRestorationReport?.entries)
     #expect(entries.count == 2)
     #expect(entries.allSatisfy { $0.status == .restored && $0.notes.isEmpty })
+  }
+}
+
+/// A controller that keeps the coder it encodes with.
+private final class CoderKeeper: TestController {
+  var kept: StateCoder?
+
+  override func encodeRestorableState(with coder: StateCoder) throws {
+    kept = coder
+    try super.encodeRestorableState(with: coder)
   }
 }
 

@@ -8,8 +8,8 @@ protocol ArchiveRecordSource {
   var count: Int { get }
   /// The fields of the record at a position of the archive.
   func identifierPath(at position: Int) -> String
-  /// The ``tableHash(of:)`` of the record's path, or 0 where not computed.
-  func identifierPathHash(at position: Int) -> UInt32
+  /// The record's path as bytes that outlive the writer, or nil where it is only a string.
+  func identifierPathBytes(at position: Int) -> PathBytes?
   func kind(at position: Int) -> RestorationKind
   func className(at position: Int) -> String
   func restorationClassName(at position: Int) -> String?
@@ -24,8 +24,8 @@ protocol ArchiveRecordSource {
 /// ``RestorationArchive/Record``.
 protocol ArchiveRecordFields {
   var identifierPath: String { get }
-  /// The ``tableHash(of:)`` of the path, or 0 where not computed.
-  var identifierPathHash: UInt32 { get }
+  /// The path as bytes that outlive the writer, or nil where it is only a string.
+  var identifierPathBytes: PathBytes? { get }
   var kind: RestorationKind { get }
   var className: String { get }
   var restorationClassName: String? { get }
@@ -35,7 +35,7 @@ protocol ArchiveRecordFields {
 }
 
 extension RestorationArchive.Record: ArchiveRecordFields {
-  var identifierPathHash: UInt32 { 0 }
+  var identifierPathBytes: PathBytes? { nil }
 }
 
 /// Records held in a buffer, read in place.
@@ -51,7 +51,9 @@ protocol BufferedArchiveRecords: ArchiveRecordSource {
 extension BufferedArchiveRecords {
   var count: Int { records.count }
   func identifierPath(at position: Int) -> String { records[position].identifierPath }
-  func identifierPathHash(at position: Int) -> UInt32 { records[position].identifierPathHash }
+  func identifierPathBytes(at position: Int) -> PathBytes? {
+    records[position].identifierPathBytes
+  }
   func kind(at position: Int) -> RestorationKind { records[position].kind }
   func className(at position: Int) -> String { records[position].className }
   func restorationClassName(at position: Int) -> String? {
@@ -91,7 +93,7 @@ struct PassRecords: ArchiveRecordSource {
   }
 
   func identifierPath(at position: Int) -> String { record(position).identifierPath }
-  func identifierPathHash(at position: Int) -> UInt32 { record(position).identifierPathHash }
+  func identifierPathBytes(at position: Int) -> PathBytes? { record(position).identifierPathBytes }
   func kind(at position: Int) -> RestorationKind { record(position).kind }
   func className(at position: Int) -> String { record(position).className }
   func restorationClassName(at position: Int) -> String? { record(position).restorationClassName }
@@ -187,11 +189,15 @@ struct ArchiveBuilder {
     // values, as the format lists them).
     // Paths are unique among records (a pass archives one object per path), and values that
     // equal a path are rare: two copies of one then cost less than a lookup per record.
-    let path = writer.add(uniqueString: records.identifierPath(at: index))
-    if resolvesEarly {
-      writer.noteRecord(
-        path: records.identifierPath(at: index), hash: records.identifierPathHash(at: index),
-        position: recordReferences.count)
+    let path: Int
+    if let bytes = records.identifierPathBytes(at: index) {
+      path = writer.add(uniqueUTF8: bytes.utf8)
+      if resolvesEarly { writer.noteRecord(path: bytes, position: recordReferences.count) }
+    } else {
+      path = writer.add(uniqueString: records.identifierPath(at: index))
+      if resolvesEarly {
+        writer.noteRecord(path: records.identifierPath(at: index), position: recordReferences.count)
+      }
     }
     let kindSlot = records.kind(at: index).slot
     let kind: Int
@@ -270,7 +276,7 @@ struct ArchiveBuilder {
   mutating func finish(
     topLevel: KeyedValues,
     recordPath: (Int) -> String,
-    resolve: (String) -> Int?,
+    resolve: (PathBytes) -> Int?,
     concurrently: Bool = false
   ) throws(RestorationError) -> [UInt8] {
     let topLevelReference = writer.addDictionary(topLevel)
@@ -299,7 +305,7 @@ struct ArchiveBuilder {
   static func archiveBytes<Records: ArchiveRecordSource>(
     topLevel: KeyedValues,
     records: inout Records,
-    resolve: (String) -> Int?,
+    resolve: (PathBytes) -> Int?,
     concurrently: Bool = false
   ) throws(RestorationError) -> [UInt8] {
     var builder = ArchiveBuilder(estimatedRecordCount: records.count)

@@ -64,7 +64,7 @@ struct BinaryPropertyListWriter {
   private var reals = WordTable()
   private var dates = WordTable()
   /// The UID index of each referenced path, so that equal references share one UID.
-  private var uidTable: StringTable
+  private var uidTable: PathTable
   /// The referenced paths, by UID index.
   ///
   /// One array of entries rather than one per field: a new UID was four appends, each with its
@@ -74,7 +74,10 @@ struct BinaryPropertyListWriter {
   ///
   /// Small and grown as needed: it is empty unless records are noted, and a walk references most
   /// records before it adds them.
-  private var unreferencedRecords = StringTable()
+  private var unreferencedRecords = PathTable()
+  /// The bytes of the paths that came as strings (references held as values, records of a
+  /// ``RestorationArchive``), which the tables above file as bytes.
+  private var paths = PathStorage()
   /// The record index of each UID, by UID index, once ``resolveReferences(_:)`` ran.
   private var uidValues: [UInt64] = []
   /// The record whose values are being added (its position in the archive), or -1; kept with
@@ -96,7 +99,7 @@ struct BinaryPropertyListWriter {
     // Dates and UIDs are often one or more per record (a record is about a dozen objects):
     // sized up front, their tables are not rebuilt a dozen times as they fill.
     dates = WordTable(capacity: max(16, estimatedObjectCount / 12))
-    uidTable = StringTable(capacity: max(16, estimatedObjectCount / 12))
+    uidTable = PathTable(capacity: max(16, estimatedObjectCount / 12))
   }
 
   // MARK: Building the object table
@@ -124,16 +127,20 @@ struct BinaryPropertyListWriter {
   /// For identifier paths of records, each unique in an archive: hashing and storing one per
   /// record only to never find it again cost a hash, a probe and a retain per record.
   mutating func add(uniqueString string: String) -> Int {
+    withUTF8Bytes(of: string) { add(uniqueUTF8: $0) }
+  }
+
+  /// Adds a string, given as valid UTF-8, as ``add(uniqueString:)`` adds one.
+  mutating func add(uniqueUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Int {
     let start = stringBytes.count
-    let isASCII = withUTF8Bytes(of: string) { utf8 in
-      // A word at a time: a byte loop here was a quarter of adding the string.
-      guard StateRestoration.isASCII(UnsafeRawBufferPointer(utf8)) else { return false }
+    // A word at a time: a byte loop here was a quarter of adding the string.
+    let isASCII = StateRestoration.isASCII(UnsafeRawBufferPointer(utf8))
+    var length = 0
+    if isASCII {
       stringBytes.append(contentsOf: utf8)
-      return true
-    }
-    var length = isASCII ? stringBytes.count - start : 0
-    if !isASCII {
-      for unit in string.utf16 {
+      length = utf8.count
+    } else {
+      for unit in String(decoding: utf8, as: UTF8.self).utf16 {
         stringBytes.append(UInt8(truncatingIfNeeded: unit >> 8))
         stringBytes.append(UInt8(truncatingIfNeeded: unit))
         length += 1
@@ -149,12 +156,10 @@ struct BinaryPropertyListWriter {
   /// Records can be referenced before they are added, so the record index is filled in by
   /// ``resolveReferences(_:)``, which must run before ``makeBytes(top:)``.
   ///
-  /// - Parameters:
-  ///   - path: The path.
-  ///   - hash: The path's ``tableHash(of:)``, or 0 to have it computed.
+  /// - Parameter path: The path's bytes, which must outlive the writer (a pass's paths do).
   /// - Returns: The reference's UID object.
-  mutating func add(referenceTo path: String, hash: UInt32 = 0) -> Int {
-    let lookup = uidTable.lookUp(path, hash: hash)
+  mutating func add(referenceTo path: PathBytes) -> Int {
+    let lookup = uidTable.lookUp(path)
     if let existing = lookup.value { return uids[existing].reference }
     // The UID's size depends on the index, known when it is resolved.
     let index = uids.count
@@ -164,8 +169,16 @@ struct BinaryPropertyListWriter {
       UIDEntry(
         path: path, reference: reference, referrer: Int32(truncatingIfNeeded: referrer),
         position: unreferencedRecords.count == 0
-          ? -1 : unreferencedRecords.value(for: path, lookedUpAs: lookup) ?? -1))
+          ? -1 : unreferencedRecords.value(for: path) ?? -1))
     return reference
+  }
+
+  /// Adds a reference to the record of a path given as a string, shared with equal references
+  /// however they were given.
+  mutating func add(referenceTo path: String) -> Int {
+    let existing = withUTF8Bytes(of: path) { uidTable.value(forBytes: UnsafeRawBufferPointer($0)) }
+    if let existing { return uids[existing].reference }
+    return add(referenceTo: paths.append(path))
   }
 
   /// Notes that the record at an archive position has a path, so that references to the path
@@ -174,15 +187,27 @@ struct BinaryPropertyListWriter {
   /// The first record with a path wins, as references point at the first.
   ///
   /// - Parameters:
-  ///   - path: The record's path.
-  ///   - hash: The path's ``tableHash(of:)``, or 0 to have it computed.
+  ///   - path: The record's path, whose bytes must outlive the writer (a pass's paths do).
   ///   - position: The record's position in the archive.
-  mutating func noteRecord(path: String, hash: UInt32 = 0, position: Int) {
-    let hash = hash == 0 ? tableHash(of: path) : hash
-    if let index = uidTable.value(for: path, hash: hash) {
+  mutating func noteRecord(path: PathBytes, position: Int) {
+    if let index = uidTable.value(for: path) {
       if uids[index].position < 0 { uids[index].position = position }
     } else {
-      unreferencedRecords.insert(path, position, hash: hash)
+      unreferencedRecords.insert(path, position)
+    }
+  }
+
+  /// Notes that the record at an archive position has a path given as a string, as
+  /// ``noteRecord(path:position:)-(PathBytes,_)`` does.
+  mutating func noteRecord(path: String, position: Int) {
+    let known = withUTF8Bytes(of: path) { utf8 in
+      let bytes = UnsafeRawBufferPointer(utf8)
+      return (uidTable.value(forBytes: bytes), unreferencedRecords.value(forBytes: bytes))
+    }
+    if let index = known.0 {
+      if uids[index].position < 0 { uids[index].position = position }
+    } else if known.1 == nil {
+      unreferencedRecords.insert(paths.append(path), position)
     }
   }
 
@@ -193,7 +218,7 @@ struct BinaryPropertyListWriter {
   /// - Returns: nil when every reference resolved; else the first dangling path, with the
   ///   position of the record whose values referenced it first (-1 for the top level).
   mutating func resolveReferences(
-    _ resolve: (String) -> Int?
+    _ resolve: (PathBytes) -> Int?
   ) -> (path: String, referrer: Int)? {
     uidValues.removeAll(keepingCapacity: true)
     uidValues.reserveCapacity(uids.count)
@@ -202,7 +227,7 @@ struct BinaryPropertyListWriter {
       let noted = uids[index].position
       guard let record = noted >= 0 ? noted : resolve(uids[index].path) else {
         uidValues.removeAll()
-        return (uids[index].path, Int(uids[index].referrer))
+        return (uids[index].path.string, Int(uids[index].referrer))
       }
       let value = UInt64(record)
       uidValues.append(value)
@@ -323,13 +348,13 @@ struct BinaryPropertyListWriter {
       }
       return appendContainer(from: mark, isDictionary: false)
     case .reference(let reference):
-      return add(referenceTo: reference.path, hash: reference.hash)
+      return add(referenceTo: reference)
     case .references(let references):
       // The bytes of `.array` of `.reference` values, made without them.
       let mark = pending.count
       references.withUnsafeBufferPointer { references in
         for index in references.indices {
-          pending.push(add(referenceTo: references[index].path, hash: references[index].hash))
+          pending.push(add(referenceTo: references[index]))
         }
       }
       return appendContainer(from: mark, isDictionary: false)
@@ -751,7 +776,7 @@ private struct PendingReferences {
 
 /// A path referenced in the table, with its UID object.
 private struct UIDEntry {
-  var path: String
+  var path: PathBytes
   /// The UID object.
   var reference: Int
   /// The archive position of the record whose values first referenced the path, -1 for the top

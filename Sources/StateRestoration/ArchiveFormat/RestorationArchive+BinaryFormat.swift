@@ -64,7 +64,7 @@ extension RestorationArchive {
     return try records.withUnsafeBufferPointer { (records) throws(RestorationError) in
       var source = ArchiveRecords(records: records)
       return try ArchiveBuilder.archiveBytes(
-        topLevel: topLevel, records: &source, resolve: { indices.value(for: $0) },
+        topLevel: topLevel, records: &source, resolve: { indices.value(forBytes: $0.bytes) },
         concurrently: concurrently)
     }
   }

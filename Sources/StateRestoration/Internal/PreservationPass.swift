@@ -6,7 +6,7 @@ protocol CoderHeldRecord {
 
 extension CoderHeldRecord {
   var identifierPath: String { coder.identifierPath ?? "" }
-  var identifierPathHash: UInt32 { coder.recordPathHash }
+  var identifierPathBytes: PathBytes? { coder.path }
   var kind: RestorationKind { coder.recordKind }
   var className: String { coder.recordClassName }
   var restorationClassName: String? { coder.recordRestorationClassName }
@@ -42,7 +42,9 @@ final class PreservationPass {
   @exclusivity(unchecked) private var queue: [any StateRestoring] = []
   @exclusivity(unchecked) private var enqueued = IdentityMap<Bool>()
   /// The record that owns each archived path, as its index in `records`.
-  @exclusivity(unchecked) private var pathOwners = StringTable()
+  @exclusivity(unchecked) private var pathOwners = PathTable()
+  /// The bytes of every path of the pass; each coder keeps it alive for its own.
+  private let paths = PathStorage()
   /// The key names of every coder of the pass.
   let keys = CoderKeys()
   /// The pass as its coders see it.
@@ -98,7 +100,7 @@ final class PreservationPass {
     self.concurrentWriteThreshold = max(1, concurrentWriteThreshold)
     self.classNames = classNames
     self.warn = warn
-    self.resolver = IdentifierPathResolver()
+    self.resolver = IdentifierPathResolver(storage: paths)
     resolver.onCycle = { [unowned self] message in
       self.issue(.parentCycle, nil, message)
     }
@@ -106,7 +108,7 @@ final class PreservationPass {
     if expectedObjects > 0 {
       resolver.reserveCapacity(expectedObjects)
       enqueued.reserveCapacity(expectedObjects)
-      pathOwners = StringTable(capacity: expectedObjects)
+      pathOwners = PathTable(capacity: expectedObjects)
       queue.reserveCapacity(expectedObjects)
       records.reserveCapacity(expectedObjects)
       depths.reserveCapacity(expectedObjects)
@@ -125,11 +127,11 @@ final class PreservationPass {
 
   /// Makes the top-level coder, whose references join the walk.
   func makeTopLevelCoder() -> StateCoder {
-    StateCoder(identifierPath: nil, link: link, keys: keys)
+    StateCoder(path: nil, storage: paths, link: link, keys: keys)
   }
 
   /// Walks from the roots, encoding every object; the records are then in `records`, and
-  /// ``identifierPaths`` lists them in archive order.
+  /// ``identifierPathList`` lists them in archive order.
   func run(roots: [any StateRestoring]) {
     for root in roots { enqueue(root) }
     var head = 0
@@ -211,7 +213,7 @@ final class PreservationPass {
     // first.
     BackgroundRelease.release(
       (
-        exchange(&records, with: []), exchange(&pathOwners, with: StringTable()),
+        exchange(&records, with: []), exchange(&pathOwners, with: PathTable()),
         exchange(&resolver, with: IdentifierPathResolver()),
         exchange(&enqueued, with: IdentityMap()), exchange(&depths, with: []),
         exchange(&positions, with: [])
@@ -228,9 +230,11 @@ final class PreservationPass {
     return order[position]
   }
 
-  /// The archived paths, in archive order.
-  var identifierPaths: [String] {
-    (0..<records.count).map { records[recordIndex(at: $0)].identifierPath }
+  /// The archived paths, in archive order, as bytes that become strings when first read.
+  var identifierPathList: IdentifierPathList {
+    IdentifierPathList(
+      bytes: (0..<records.count).map { records[recordIndex(at: $0)].coder.path ?? .empty },
+      in: paths)
   }
 
   /// The records as the public model, in archive order.
@@ -250,7 +254,7 @@ final class PreservationPass {
   }
 
   /// The archive position of the record that owns a path.
-  func archivePosition(ofPath path: String) -> Int? {
+  func archivePosition(ofPath path: PathBytes) -> Int? {
     guard let index = pathOwners.inPlace({ $0.value(for: path) }) else { return nil }
     guard let order else { return index }
     if positions.isEmpty {
@@ -280,7 +284,7 @@ final class PreservationPass {
   }
 
   private func visit(_ object: any StateRestoring) {
-    guard let (path, depth, pathHash) = pathAndDepth(of: object) else {
+    guard let (path, depth) = pathAndDepth(of: object) else {
       // No identifier: a controller or object cuts itself and its subtree out (UIKit's rule);
       // a view is crossed, so identified views deeper in its controller's tree are found.
       object.withRestorationNode { node in
@@ -291,11 +295,11 @@ final class PreservationPass {
       }
       return
     }
-    let lookup = pathOwners.inPlace { $0.lookUp(path, hash: pathHash) }
+    let lookup = pathOwners.inPlace { $0.lookUp(path) }
     if lookup.value != nil {
       issue(
         .duplicatePath,
-        path,
+        path.string,
         "a \(classNames.name(of: object)) has the same identifier path as an object already archived; it and its subtree were left out"
       )
       return
@@ -316,8 +320,7 @@ final class PreservationPass {
     }
 
     pathOwners.insert(path, records.count, at: lookup)
-    let coder = StateCoder(identifierPath: path, link: link, keys: keys)
-    coder.recordPathHash = pathHash
+    let coder = StateCoder(path: path, storage: paths, link: link, keys: keys)
     var thrown: (any Error)?
     do {
       try object.encodeRestorableState(with: coder)
@@ -325,10 +328,12 @@ final class PreservationPass {
       thrown = error
     }
     for error in coder.errors {
-      issue(.encodeFailed, path, "\(error.message); the other keys are kept")
+      issue(.encodeFailed, path.string, "\(error.message); the other keys are kept")
     }
     if let thrown, !((thrown as? RestorationError).map(coder.errors.contains) ?? false) {
-      issue(.encodeFailed, path, "encode threw \(thrown); the keys written before it are kept")
+      issue(
+        .encodeFailed, path.string, "encode threw \(thrown); the keys written before it are kept"
+      )
     }
 
     var restorationClassName: String?
@@ -347,7 +352,7 @@ final class PreservationPass {
       if !registered {
         issue(
           .restorationClassNotRegistered,
-          path,
+          path.string,
           "restoration class \(ClassNames.typeName(type)) is not registered; the object cannot be re-created at launch"
         )
       }
@@ -367,15 +372,13 @@ final class PreservationPass {
   /// coder kept from an earlier encode and used from one of those would come back here in the
   /// middle of the resolver's change, which its unchecked exclusivity does not allow: such a
   /// reference is refused instead.
-  private func path(of object: any StateRestoring) -> PathReference? {
-    resolve { $0.pathReference(of: object) }
+  private func path(of object: any StateRestoring) -> PathBytes? {
+    resolve { $0.pathBytes(of: object) }
   }
 
-  /// The path of an object with its depth and hash, computed as ``path(of:)`` computes it.
-  private func pathAndDepth(
-    of object: any StateRestoring
-  ) -> (path: String, depth: Int, hash: UInt32)? {
-    resolve { $0.pathAndDepth(of: object) }.map { ($0.path, Int($0.depth), $0.hash) }
+  /// The path of an object with its depth, computed as ``path(of:)`` computes it.
+  private func pathAndDepth(of object: any StateRestoring) -> (path: PathBytes, depth: Int)? {
+    resolve { $0.pathAndDepth(of: object) }.map { ($0.path, Int($0.depth)) }
   }
 
   /// Runs `body` on the resolver unless a computation is already running, which gets nil.
@@ -390,12 +393,12 @@ final class PreservationPass {
   /// Returns the identifier path of `object` and adds it to the archive, or nil when the object
   /// has no path (it is then not referenced, and the pass reports why).
   func encodeReference(
-    to object: any StateRestoring, key: String, in coderPath: String?
-  ) -> PathReference? {
+    to object: any StateRestoring, key: String, in coderPath: PathBytes?
+  ) -> PathBytes? {
     if resolving {
       issue(
         .referenceWithoutPath,
-        coderPath,
+        coderPath?.string,
         "key '\(key)' was encoded while an identifier path was being computed; the reference was not encoded"
       )
       return nil
@@ -403,7 +406,7 @@ final class PreservationPass {
     guard let path = path(of: object) else {
       issue(
         .referenceWithoutPath,
-        coderPath,
+        coderPath?.string,
         "key '\(key)' references a \(classNames.name(of: object)) that has no restoration identifier path; the reference was not encoded"
       )
       return nil

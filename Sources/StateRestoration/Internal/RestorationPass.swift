@@ -277,7 +277,7 @@ final class RestorationPass {
       index = Int(last.dropFirst(2).dropLast(2))
     }
     guard let child = node.restorationChild(withIdentifier: identifier, index: index),
-      resolver.pinnedPath(of: child) == nil
+      !resolver.isPinned(child)
     else { return nil }
     return child
   }
