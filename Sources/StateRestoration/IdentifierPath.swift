@@ -285,8 +285,15 @@ struct IdentifierPathResolver {
 
   /// A memoized prefix with its bytes, copied to ``storage`` first for a pinned path that has
   /// none yet.
+  @inline(__always)
   private mutating func withBytes(_ prefix: Prefix, of id: ObjectIdentifier) -> Prefix {
+    // Inlined, so that a computed path, every path of a preservation, costs one test here: a
+    // call per path was a sixtieth of the walk.
     guard prefix.isPinned, prefix.path.count == 0 else { return prefix }
+    return copyingPinnedBytes(prefix, of: id)
+  }
+
+  private mutating func copyingPinnedBytes(_ prefix: Prefix, of id: ObjectIdentifier) -> Prefix {
     let path = pinnedPaths[Int(prefix.pin)]
     guard !path.isEmpty else { return prefix }
     var copied = prefix
