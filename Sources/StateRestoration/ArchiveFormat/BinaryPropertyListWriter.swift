@@ -50,12 +50,25 @@ struct BinaryPropertyListWriter {
   }
 
   private var objects: [Object] = []
+  /// The containers' child references; zeros past `referenceCount`, so that a container's
+  /// references are copied into room already there, as the strings' payloads are.
   private var references: [Int] = []
+  /// How many of `references` are containers' references.
+  private var referenceCount = 0
+  /// The size `references` first grows to.
+  private var referencesHint: Int
   /// Pending child references while containers are flattened (avoids one array per container).
   private var pending = PendingReferences()
   private var strings: [StringEntry] = []
   /// The payloads of the strings: ASCII bytes, or big-endian UTF-16 code units.
+  ///
+  /// Zeros past `stringByteCount`: a payload is copied into room already there, where
+  /// `append(contentsOf:)` cost two hundred instructions per string in its generic code.
   private var stringBytes: [UInt8] = []
+  /// How many bytes of `stringBytes` hold payloads.
+  private var stringByteCount = 0
+  /// The size `stringBytes` first grows to.
+  private var stringBytesHint: Int
   private var datas: [Data] = []
   /// Bytes taken by every object but the containers' references, whose width is known last.
   private var scalarBytes = 0
@@ -91,10 +104,11 @@ struct BinaryPropertyListWriter {
     // Containers hold about two and a half references per object of the table (a record's
     // dictionary ten, its state twice its keys): sized for that, the array is not copied
     // whole several times as it grows.
-    references.reserveCapacity(estimatedObjectCount * 5 / 2)
+    referencesHint = estimatedObjectCount * 5 / 2
     // A record's path and a few of its values are strings: about a third of the objects.
     strings.reserveCapacity(estimatedObjectCount / 3)
-    stringBytes.reserveCapacity(estimatedObjectCount * 8)
+    // Grown to this on the first string, on the thread that adds the records.
+    stringBytesHint = estimatedObjectCount * 8
     stringTable = StringTable(capacity: max(16, estimatedObjectCount / 4))
     // Dates and UIDs are often one or more per record (a record is about a dozen objects):
     // sized up front, their tables are not rebuilt a dozen times as they fill.
@@ -132,23 +146,41 @@ struct BinaryPropertyListWriter {
 
   /// Adds a string, given as valid UTF-8, as ``add(uniqueString:)`` adds one.
   mutating func add(uniqueUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Int {
-    let start = stringBytes.count
+    let start = stringByteCount
     // A word at a time: a byte loop here was a quarter of adding the string.
     let isASCII = StateRestoration.isASCII(UnsafeRawBufferPointer(utf8))
     var length = 0
     if isASCII {
-      stringBytes.append(contentsOf: utf8)
       length = utf8.count
-    } else {
-      for unit in String(decoding: utf8, as: UTF8.self).utf16 {
-        stringBytes.append(UInt8(truncatingIfNeeded: unit >> 8))
-        stringBytes.append(UInt8(truncatingIfNeeded: unit))
-        length += 1
+      let end = start + length
+      if end > stringBytes.count { growStringBytes(to: end) }
+      stringBytes.withUnsafeMutableBufferPointer { room in
+        guard let target = room.baseAddress, let source = utf8.baseAddress else { return }
+        (target + start).update(from: source, count: length)
       }
+      stringByteCount = end
+    } else {
+      let units = String(decoding: utf8, as: UTF8.self).utf16
+      length = units.count
+      let end = start + 2 * length
+      if end > stringBytes.count { growStringBytes(to: end) }
+      var index = start
+      for unit in units {
+        stringBytes[index] = UInt8(truncatingIfNeeded: unit >> 8)
+        stringBytes[index + 1] = UInt8(truncatingIfNeeded: unit)
+        index += 2
+      }
+      stringByteCount = end
     }
     strings.append(StringEntry(start: start, isASCII: isASCII, length: length))
     let bytes = Self.headerSize(count: length) + (isASCII ? length : 2 * length)
     return append(.string(strings.count - 1), bytes: bytes)
+  }
+
+  /// Makes room in `stringBytes` for payloads up to `end`, at least doubling it.
+  private mutating func growStringBytes(to end: Int) {
+    let size = max(end, stringBytesHint, stringBytes.count * 2)
+    stringBytes.append(contentsOf: repeatElement(0, count: size - stringBytes.count))
   }
 
   /// Adds a reference to the record of a path, shared with equal references.
@@ -450,9 +482,15 @@ struct BinaryPropertyListWriter {
   }
 
   private mutating func appendContainer(from mark: Int, isDictionary: Bool) -> Int {
-    let start = references.count
-    pending.pop(from: mark, onto: &references)
-    let range = start..<references.count
+    let start = referenceCount
+    let end = start + pending.count - mark
+    if end > references.count {
+      let size = max(end, referencesHint, references.count * 2)
+      references.append(contentsOf: repeatElement(0, count: size - references.count))
+    }
+    pending.pop(from: mark, into: &references, at: start)
+    referenceCount = end
+    let range = start..<end
     let count = isDictionary ? range.count / 2 : range.count
     return append(
       isDictionary ? .dictionary(range) : .array(range),
@@ -481,7 +519,7 @@ struct BinaryPropertyListWriter {
   func makeBytes(top: Int, concurrently: Bool = false) -> [UInt8] {
     precondition(uidValues.count == uids.count, "references written before they were resolved")
     let referenceSize = Self.tableWidth(for: UInt64(max(objects.count - 1, 0)))
-    let tableOffset = 8 + scalarBytes + references.count * referenceSize
+    let tableOffset = 8 + scalarBytes + referenceCount * referenceSize
     let layout = Layout(
       referenceSize: referenceSize, tableOffset: tableOffset,
       offsetSize: Self.tableWidth(for: UInt64(tableOffset)))
@@ -763,12 +801,20 @@ private struct PendingReferences {
     count += references.count
   }
 
-  /// Appends the references above `mark` to `target`, and takes them off the stack.
+  /// Copies the references above `mark` into `target` from `start`, and takes them off the
+  /// stack; `target` must have room for them there.
   @inline(__always)
-  mutating func pop(from mark: Int, onto target: inout [Int]) {
+  mutating func pop(from mark: Int, into target: inout [Int], at start: Int) {
     precondition(mark >= 0 && mark <= count, "container ended twice or out of order")
+    let moving = count - mark
+    precondition(start >= 0 && moving <= target.count - start, "no room for the references")
     storage.withUnsafeBufferPointer { storage in
-      target.append(contentsOf: UnsafeBufferPointer(rebasing: storage[mark..<count]))
+      target.withUnsafeMutableBufferPointer { target in
+        guard moving > 0, let source = storage.baseAddress, let room = target.baseAddress else {
+          return
+        }
+        (room + start).update(from: source + mark, count: moving)
+      }
     }
     count = mark
   }
