@@ -55,8 +55,6 @@ struct BinaryPropertyListWriter {
   private var references: [Int] = []
   /// How many of `references` are containers' references.
   private var referenceCount = 0
-  /// The size `references` first grows to.
-  private var referencesHint: Int
   /// Pending child references while containers are flattened (avoids one array per container).
   private var pending = PendingReferences()
   private var strings: [StringEntry] = []
@@ -67,8 +65,6 @@ struct BinaryPropertyListWriter {
   private var stringBytes: [UInt8] = []
   /// How many bytes of `stringBytes` hold payloads.
   private var stringByteCount = 0
-  /// The size `stringBytes` first grows to.
-  private var stringBytesHint: Int
   private var datas: [Data] = []
   /// Bytes taken by every object but the containers' references, whose width is known last.
   private var scalarBytes = 0
@@ -104,11 +100,10 @@ struct BinaryPropertyListWriter {
     // Containers hold about two and a half references per object of the table (a record's
     // dictionary ten, its state twice its keys): sized for that, the array is not copied
     // whole several times as it grows.
-    referencesHint = estimatedObjectCount * 5 / 2
+    references.reserveCapacity(estimatedObjectCount * 5 / 2)
     // A record's path and a few of its values are strings: about a third of the objects.
     strings.reserveCapacity(estimatedObjectCount / 3)
-    // Grown to this on the first string, on the thread that adds the records.
-    stringBytesHint = estimatedObjectCount * 8
+    stringBytes.reserveCapacity(estimatedObjectCount * 8)
     stringTable = StringTable(capacity: max(16, estimatedObjectCount / 4))
     // Dates and UIDs are often one or more per record (a record is about a dozen objects):
     // sized up front, their tables are not rebuilt a dozen times as they fill.
@@ -177,11 +172,17 @@ struct BinaryPropertyListWriter {
     return append(.string(strings.count - 1), bytes: bytes)
   }
 
-  /// Makes room in `stringBytes` for payloads up to `end`, at least doubling it.
+  /// Makes room in `stringBytes` for payloads up to `end`.
+  ///
+  /// In steps of 64 KiB within the capacity reserved up front: zeroing all of it at once made
+  /// every page of an estimate resident, several megabytes more than an archive used.
   private mutating func growStringBytes(to end: Int) {
-    let size = max(end, stringBytesHint, stringBytes.count * 2)
+    let size = max(end, stringBytes.count + Self.roomStep)
     stringBytes.append(contentsOf: repeatElement(0, count: size - stringBytes.count))
   }
+
+  /// The bytes, or references, of room that the writer zeroes at a time.
+  private static let roomStep = 64 * 1024
 
   /// Adds a reference to the record of a path, shared with equal references.
   ///
@@ -485,7 +486,8 @@ struct BinaryPropertyListWriter {
     let start = referenceCount
     let end = start + pending.count - mark
     if end > references.count {
-      let size = max(end, referencesHint, references.count * 2)
+      // In steps, as `growStringBytes(to:)` grows the strings' room.
+      let size = max(end, references.count + Self.roomStep / MemoryLayout<Int>.stride)
       references.append(contentsOf: repeatElement(0, count: size - references.count))
     }
     pending.pop(from: mark, into: &references, at: start)
