@@ -184,7 +184,14 @@ struct PathTable: InPlaceAccess {
     while true {
       let entry = Int(slots[slot])
       if entry < 0 { return (nil, slot) }
-      if keys[entry].hash == hash, bytesEqual(keys[entry].bytes, bytes) { return (entry, slot) }
+      // The same bytes where they lie are the same path: a record's path and the references to
+      // its object are one memoized path, found without comparing it byte by byte.
+      if keys[entry].hash == hash,
+        keys[entry].bytes.baseAddress == bytes.baseAddress && keys[entry].count == bytes.count
+          || bytesEqual(keys[entry].bytes, bytes)
+      {
+        return (entry, slot)
+      }
       slot = (slot + 1) & mask
     }
   }
