@@ -263,77 +263,70 @@ struct StringTable: InPlaceAccess {
   }
 }
 
-/// Maps 64-bit keys (integers, bit patterns, object identities) to integers.
+/// Maps 64-bit keys (integers, bit patterns) to non-negative integers.
+///
+/// One array of slots, each a key beside its value: three arrays (keys, values, and whether a
+/// slot is used) were three cache lines to read per probe and three checks that an array was
+/// not shared per insertion, for the archive writer's tables of integers, reals and dates.
 struct WordTable {
-  private var slotKeys: [UInt64]
-  private var slotValues: [Int]
-  private var used: [Bool]
+  private struct Slot {
+    var key: UInt64
+    /// The value plus one; 0 marks an empty slot, so that a table of zeros is empty.
+    var stored: Int
+  }
+  private var slots: [Slot]
   private(set) var count = 0
   private var mask: Int
 
   init(capacity: Int = 16) {
     var size = 16
     while size < capacity * 2 { size <<= 1 }
-    slotKeys = [UInt64](repeating: 0, count: size)
-    slotValues = [Int](repeating: 0, count: size)
-    used = [Bool](repeating: false, count: size)
+    slots = [Slot](repeating: Slot(key: 0, stored: 0), count: size)
     mask = size - 1
   }
 
   /// The value for a key, if present.
   @inline(__always)
   func value(for key: UInt64) -> Int? {
-    var slot = Int(truncatingIfNeeded: mixBits(key)) & mask
-    while used[slot] {
-      if slotKeys[slot] == key { return slotValues[slot] }
-      slot = (slot + 1) & mask
+    var index = Int(truncatingIfNeeded: mixBits(key)) & mask
+    while true {
+      let slot = slots[index]
+      if slot.stored == 0 { return nil }
+      if slot.key == key { return slot.stored &- 1 }
+      index = (index + 1) & mask
     }
-    return nil
   }
 
   /// Sets the value for a key.
+  ///
+  /// - Parameters:
+  ///   - value: The value; not negative.
+  ///   - key: The key.
   @inline(__always)
   mutating func set(_ value: Int, for key: UInt64) {
-    var slot = Int(truncatingIfNeeded: mixBits(key)) & mask
-    while used[slot] {
-      if slotKeys[slot] == key {
-        slotValues[slot] = value
+    precondition(value >= 0 && value < Int.max, "word table values are non-negative")
+    var index = Int(truncatingIfNeeded: mixBits(key)) & mask
+    while slots[index].stored != 0 {
+      if slots[index].key == key {
+        slots[index].stored = value + 1
         return
       }
-      slot = (slot + 1) & mask
+      index = (index + 1) & mask
     }
-    used[slot] = true
-    slotKeys[slot] = key
-    slotValues[slot] = value
+    slots[index] = Slot(key: key, stored: value + 1)
     count += 1
-    if count * 2 > used.count { grow() }
-  }
-
-  /// Inserts a key if absent.
-  ///
-  /// - Returns: True if the key was inserted, false if it was present.
-  @inline(__always)
-  mutating func insert(_ key: UInt64) -> Bool {
-    if value(for: key) != nil { return false }
-    set(0, for: key)
-    return true
+    if count * 2 > slots.count { grow() }
   }
 
   private mutating func grow() {
-    let oldKeys = slotKeys
-    let oldValues = slotValues
-    let oldUsed = used
-    let size = used.count * 2
-    slotKeys = [UInt64](repeating: 0, count: size)
-    slotValues = [Int](repeating: 0, count: size)
-    used = [Bool](repeating: false, count: size)
+    let old = slots
+    let size = slots.count * 2
+    slots = [Slot](repeating: Slot(key: 0, stored: 0), count: size)
     mask = size - 1
-    for index in oldUsed.indices where oldUsed[index] {
-      var slot = Int(truncatingIfNeeded: mixBits(oldKeys[index])) & mask
-      while used[slot] { slot = (slot + 1) & mask }
-      used[slot] = true
-      slotKeys[slot] = oldKeys[index]
-      slotValues[slot] = oldValues[index]
+    for slot in old where slot.stored != 0 {
+      var index = Int(truncatingIfNeeded: mixBits(slot.key)) & mask
+      while slots[index].stored != 0 { index = (index + 1) & mask }
+      slots[index] = slot
     }
   }
 }
