@@ -23,6 +23,39 @@ import Testing
     return (archive, try archive.encoded())
   }
 
+  /// Equal integers, reals and dates are written once, each referenced by every record that
+  /// holds it, as `PropertyListEncoder` writes them: the archive is no larger than its.
+  @Test func equalIntegersRealsAndDatesAreWrittenOnce() throws {
+    /// The number of objects in a binary property list, from its trailer.
+    func objectCount(_ bytes: [UInt8]) -> Int {
+      bytes[(bytes.count - 24)..<(bytes.count - 16)].reduce(0) { $0 << 8 | Int($1) }
+    }
+    func archive(sharing: Bool) throws -> [UInt8] {
+      var archive = RestorationArchive()
+      archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
+      archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+      for index in 0..<200 {
+        let value = sharing ? 0 : index + 1
+        var state = KeyedValues()
+        state["integer"] = .integer(1_000 + Int64(value))
+        state["real"] = .real(0.25 + Double(value))
+        state["date"] = .date(Date(timeIntervalSinceReferenceDate: 1_000 + Double(value)))
+        archive.records.append(
+          RestorationArchive.Record(
+            identifierPath: "Item\(index)", kind: .object, className: "Item", state: state))
+      }
+      return try archive.encoded()
+    }
+    let shared = try archive(sharing: true)
+    let distinct = try archive(sharing: false)
+    #expect(objectCount(distinct) - objectCount(shared) == 3 * 199)
+    #expect(
+      try RestorationArchive(decoding: shared).records.allSatisfy {
+        $0.state["integer"] == .integer(1_000) && $0.state["real"] == .real(0.25)
+          && $0.state["date"] == .date(Date(timeIntervalSinceReferenceDate: 1_000))
+      })
+  }
+
   /// A file large enough to be written in two halves, one on a background queue, holds the
   /// bytes of one written on one thread, whatever the objects at the split: every kind of
   /// value, of every size, with headers short and long.
