@@ -108,22 +108,74 @@ func bytesEqual(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) ->
   return true
 }
 
+/// The open-addressing index of a table whose entries are kept in arrays of their own, in the
+/// order of insertion: each slot holds an entry's number, or -1.
+///
+/// ``StringTable`` and ``PathTable`` probe and grow through it, each comparing keys its own way.
+struct EntrySlots {
+  private var slots: [Int32]
+  private var mask: Int
+
+  /// Makes room for `capacity` entries at most half full.
+  init(capacity: Int) {
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    slots = [Int32](repeating: -1, count: size)
+    mask = size - 1
+  }
+
+  /// Probes from a hash's slot for the entry `matches` accepts.
+  ///
+  /// - Returns: The entry, or nil with the empty slot where it would go.
+  @inline(__always)
+  func find(hash: UInt32, _ matches: (Int) -> Bool) -> (entry: Int?, slot: Int) {
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let entry = Int(slots[slot])
+      if entry < 0 { return (nil, slot) }
+      if matches(entry) { return (entry, slot) }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// Files an entry in a slot ``find(hash:_:)`` found empty, and grows once more than half the
+  /// slots are used.
+  ///
+  /// - Parameters:
+  ///   - entry: The entry's number.
+  ///   - slot: The empty slot.
+  ///   - count: The number of entries, this one included.
+  ///   - hashOf: The hash of each entry, to file them again when growing.
+  @inline(__always)
+  mutating func insert(_ entry: Int, at slot: Int, count: Int, hashOf: (Int) -> UInt32) {
+    slots[slot] = Int32(truncatingIfNeeded: entry)
+    if count * 2 > slots.count { grow(count: count, hashOf: hashOf) }
+  }
+
+  private mutating func grow(count: Int, hashOf: (Int) -> UInt32) {
+    let size = slots.count * 2
+    slots = [Int32](repeating: -1, count: size)
+    mask = size - 1
+    for entry in 0..<count {
+      var slot = Int(truncatingIfNeeded: hashOf(entry)) & mask
+      while slots[slot] >= 0 { slot = (slot + 1) & mask }
+      slots[slot] = Int32(truncatingIfNeeded: entry)
+    }
+  }
+}
+
 /// Maps strings to integers; insertion only.
 ///
 /// Keys are filed under their ``tableHash(of:)``; a caller that has a key's hash already (an
 /// identifier path carries its own) hands it in instead of having the key hashed again.
 struct StringTable: InPlaceAccess {
-  private var slots: [Int32]
+  private var slots: EntrySlots
   private var keys: [String] = []
   private var hashes: [UInt32] = []
   private(set) var values: [Int] = []
-  private var mask: Int
 
   init(capacity: Int = 16) {
-    var size = 16
-    while size < capacity * 2 { size <<= 1 }
-    slots = [Int32](repeating: -1, count: size)
-    mask = size - 1
+    slots = EntrySlots(capacity: capacity)
     keys.reserveCapacity(capacity)
     hashes.reserveCapacity(capacity)
     values.reserveCapacity(capacity)
@@ -173,11 +225,10 @@ struct StringTable: InPlaceAccess {
   /// Inserts a key that ``lookUp(_:)`` did not find.
   @inline(__always)
   mutating func insert(_ key: String, _ value: Int, at lookup: Lookup) {
-    slots[lookup.slot] = Int32(truncatingIfNeeded: keys.count)
     keys.append(key)
     hashes.append(lookup.hash)
     values.append(value)
-    if keys.count * 2 > slots.count { grow() }
+    slots.insert(keys.count - 1, at: lookup.slot, count: keys.count) { hashes[$0] }
   }
 
   /// Inserts a key if absent.
@@ -209,18 +260,13 @@ struct StringTable: InPlaceAccess {
   /// string of it.
   func value(forBytes bytes: UnsafeRawBufferPointer) -> Int? {
     let hash = tableHash(ofBytes: bytes)
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let entry = Int(slots[slot])
-      if entry < 0 { return nil }
-      if hashes[entry] == hash {
-        let equal = withUTF8Bytes(of: keys[entry]) { stored in
+    let found = slots.find(hash: hash) { entry in
+      hashes[entry] == hash
+        && withUTF8Bytes(of: keys[entry]) { stored in
           stored.count == bytes.count && bytesEqual(UnsafeRawBufferPointer(stored), bytes)
         }
-        if equal { return values[entry] }
-      }
-      slot = (slot + 1) & mask
     }
+    return found.entry.map { values[$0] }
   }
 
   /// Runs `body` over a string's UTF-8 bytes with this table at hand, to look up pieces of the
@@ -242,24 +288,7 @@ struct StringTable: InPlaceAccess {
 
   @inline(__always)
   private func find(_ key: String, hash: UInt32) -> (entry: Int?, slot: Int) {
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let entry = Int(slots[slot])
-      if entry < 0 { return (nil, slot) }
-      if hashes[entry] == hash, keys[entry] == key { return (entry, slot) }
-      slot = (slot + 1) & mask
-    }
-  }
-
-  private mutating func grow() {
-    let size = slots.count * 2
-    slots = [Int32](repeating: -1, count: size)
-    mask = size - 1
-    for (entry, hash) in hashes.enumerated() {
-      var slot = Int(truncatingIfNeeded: hash) & mask
-      while slots[slot] >= 0 { slot = (slot + 1) & mask }
-      slots[slot] = Int32(truncatingIfNeeded: entry)
-    }
+    slots.find(hash: hash) { hashes[$0] == hash && keys[$0] == key }
   }
 }
 

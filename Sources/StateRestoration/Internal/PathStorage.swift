@@ -119,16 +119,12 @@ struct PathBytes: @unchecked Sendable {
 /// A key's bytes must outlive the table, as they do where the table and the paths belong to one
 /// pass.
 struct PathTable: InPlaceAccess {
-  private var slots: [Int32]
+  private var slots: EntrySlots
   private var keys: [PathBytes] = []
   private(set) var values: [Int] = []
-  private var mask: Int
 
   init(capacity: Int = 16) {
-    var size = 16
-    while size < capacity * 2 { size <<= 1 }
-    slots = [Int32](repeating: -1, count: size)
-    mask = size - 1
+    slots = EntrySlots(capacity: capacity)
     keys.reserveCapacity(capacity)
     values.reserveCapacity(capacity)
   }
@@ -161,10 +157,9 @@ struct PathTable: InPlaceAccess {
   /// Inserts a key that ``lookUp(_:)`` did not find.
   @inline(__always)
   mutating func insert(_ key: PathBytes, _ value: Int, at lookup: Lookup) {
-    slots[lookup.slot] = Int32(truncatingIfNeeded: keys.count)
     keys.append(key)
     values.append(value)
-    if keys.count * 2 > slots.count { grow() }
+    slots.insert(keys.count - 1, at: lookup.slot, count: keys.count) { keys[$0].hash }
   }
 
   /// Inserts a key if absent.
@@ -180,30 +175,12 @@ struct PathTable: InPlaceAccess {
 
   @inline(__always)
   private func find(_ bytes: UnsafeRawBufferPointer, hash: UInt32) -> (entry: Int?, slot: Int) {
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let entry = Int(slots[slot])
-      if entry < 0 { return (nil, slot) }
+    slots.find(hash: hash) { entry in
       // The same bytes where they lie are the same path: a record's path and the references to
       // its object are one memoized path, found without comparing it byte by byte.
-      if keys[entry].hash == hash,
-        keys[entry].bytes.baseAddress == bytes.baseAddress && keys[entry].count == bytes.count
-          || bytesEqual(keys[entry].bytes, bytes)
-      {
-        return (entry, slot)
-      }
-      slot = (slot + 1) & mask
-    }
-  }
-
-  private mutating func grow() {
-    let size = slots.count * 2
-    slots = [Int32](repeating: -1, count: size)
-    mask = size - 1
-    for (entry, key) in keys.enumerated() {
-      var slot = Int(truncatingIfNeeded: key.hash) & mask
-      while slots[slot] >= 0 { slot = (slot + 1) & mask }
-      slots[slot] = Int32(truncatingIfNeeded: entry)
+      keys[entry].hash == hash
+        && (keys[entry].bytes.baseAddress == bytes.baseAddress && keys[entry].count == bytes.count
+          || bytesEqual(keys[entry].bytes, bytes))
     }
   }
 }
