@@ -166,8 +166,8 @@ struct EntrySlots {
 
 /// Maps strings to integers; insertion only.
 ///
-/// Keys are filed under their ``tableHash(of:)``; a caller that has a key's hash already (an
-/// identifier path carries its own) hands it in instead of having the key hashed again.
+/// Keys are filed under their ``tableHash(of:)``. (Identifier paths, which carry their hash, go
+/// in a ``PathTable``.)
 struct StringTable: InPlaceAccess {
   private var slots: EntrySlots
   private var keys: [String] = []
@@ -184,17 +184,12 @@ struct StringTable: InPlaceAccess {
   var count: Int { keys.count }
 
   /// The value for a key, if present.
-  ///
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - hash: The key's ``tableHash(of:)``, or 0 to have it computed.
-  /// - Returns: The key's value, or nil.
   @inline(__always)
-  func value(for key: String, hash: UInt32 = 0) -> Int? {
-    lookUp(key, hash: hash).value
+  func value(for key: String) -> Int? {
+    lookUp(key).value
   }
 
-  /// Where a key is, or would go: the result of ``lookUp(_:hash:)``.
+  /// Where a key is, or would go: the result of ``lookUp(_:)``.
   struct Lookup {
     fileprivate var hash: UInt32
     fileprivate var slot: Int
@@ -204,22 +199,13 @@ struct StringTable: InPlaceAccess {
 
   /// Finds a key; insert it with ``insert(_:_:at:)`` if absent, with no other insertion between.
   ///
-  /// - Parameters:
-  ///   - key: The key.
-  ///   - hash: The key's ``tableHash(of:)``, or 0 to have it computed.
+  /// - Parameter key: The key.
   /// - Returns: Where the key is, with its value, or where it would go.
   @inline(__always)
-  func lookUp(_ key: String, hash: UInt32 = 0) -> Lookup {
-    let hash = hash == 0 ? tableHash(of: key) : hash
+  func lookUp(_ key: String) -> Lookup {
+    let hash = tableHash(of: key)
     let (entry, slot) = find(key, hash: hash)
     return Lookup(hash: hash, slot: slot, value: entry.map { values[$0] })
-  }
-
-  /// The value for a key already looked up in another string table: every string table hashes
-  /// alike, so the key is not hashed again.
-  @inline(__always)
-  func value(for key: String, lookedUpAs lookup: Lookup) -> Int? {
-    find(key, hash: lookup.hash).entry.map { values[$0] }
   }
 
   /// Inserts a key that ``lookUp(_:)`` did not find.
@@ -235,10 +221,8 @@ struct StringTable: InPlaceAccess {
   ///
   /// - Returns: The key's value, and whether it was inserted.
   @discardableResult
-  mutating func insert(_ key: String, _ value: Int, hash: UInt32 = 0) -> (
-    value: Int, inserted: Bool
-  ) {
-    let lookup = lookUp(key, hash: hash)
+  mutating func insert(_ key: String, _ value: Int) -> (value: Int, inserted: Bool) {
+    let lookup = lookUp(key)
     if let existing = lookup.value { return (existing, false) }
     insert(key, value, at: lookup)
     return (value, true)
