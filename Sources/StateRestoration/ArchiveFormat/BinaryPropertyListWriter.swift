@@ -148,7 +148,7 @@ struct BinaryPropertyListWriter {
     if isASCII {
       length = utf8.count
       let end = start + length
-      if end > stringBytes.count { growStringBytes(to: end) }
+      if end > stringBytes.count { Self.makeRoom(in: &stringBytes, upTo: end) }
       stringBytes.withUnsafeMutableBufferPointer { room in
         guard let target = room.baseAddress, let source = utf8.baseAddress else { return }
         (target + start).update(from: source, count: length)
@@ -158,7 +158,7 @@ struct BinaryPropertyListWriter {
       let units = String(decoding: utf8, as: UTF8.self).utf16
       length = units.count
       let end = start + 2 * length
-      if end > stringBytes.count { growStringBytes(to: end) }
+      if end > stringBytes.count { Self.makeRoom(in: &stringBytes, upTo: end) }
       var index = start
       for unit in units {
         stringBytes[index] = UInt8(truncatingIfNeeded: unit >> 8)
@@ -172,17 +172,17 @@ struct BinaryPropertyListWriter {
     return append(.string(strings.count - 1), bytes: bytes)
   }
 
-  /// Makes room in `stringBytes` for payloads up to `end`.
+  /// Makes zeroed room in `array` up to `end`, for the strings' payloads or the containers'
+  /// references.
   ///
   /// In steps of 64 KiB within the capacity reserved up front: zeroing all of it at once made
   /// every page of an estimate resident, several megabytes more than an archive used.
-  private mutating func growStringBytes(to end: Int) {
-    let size = max(end, stringBytes.count + Self.roomStep)
-    stringBytes.append(contentsOf: repeatElement(0, count: size - stringBytes.count))
+  private static func makeRoom<Element: FixedWidthInteger>(
+    in array: inout [Element], upTo end: Int
+  ) {
+    let size = max(end, array.count + 64 * 1024 / MemoryLayout<Element>.stride)
+    array.append(contentsOf: repeatElement(0, count: size - array.count))
   }
-
-  /// The bytes, or references, of room that the writer zeroes at a time.
-  private static let roomStep = 64 * 1024
 
   /// Adds a reference to the record of a path, shared with equal references.
   ///
@@ -485,11 +485,7 @@ struct BinaryPropertyListWriter {
   private mutating func appendContainer(from mark: Int, isDictionary: Bool) -> Int {
     let start = referenceCount
     let end = start + pending.count - mark
-    if end > references.count {
-      // In steps, as `growStringBytes(to:)` grows the strings' room.
-      let size = max(end, references.count + Self.roomStep / MemoryLayout<Int>.stride)
-      references.append(contentsOf: repeatElement(0, count: size - references.count))
-    }
+    if end > references.count { Self.makeRoom(in: &references, upTo: end) }
     pending.pop(from: mark, into: &references, at: start)
     referenceCount = end
     let range = start..<end
