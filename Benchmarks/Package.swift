@@ -28,6 +28,12 @@ let package = Package(
       ]
     ),
 
+    // The comparison command, run as a process.
+    .testTarget(
+      name: "RestorationComparisonTests",
+      dependencies: ["restoration-comparison"]
+    ),
+
     // Regression benchmarks for package-benchmark (`swift package benchmark`).
     .executableTarget(
       name: "RestorationBenchmarks",
@@ -43,7 +49,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where [.executable, .regular].contains(target.type) {
+for target in package.targets where [.executable, .regular, .test].contains(target.type) {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))
   settings.append(.enableUpcomingFeature("MemberImportVisibility"))

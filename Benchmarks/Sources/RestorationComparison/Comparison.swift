@@ -48,6 +48,19 @@ package struct Measurement: Codable, Sendable {
   package var runs: Int
   /// Why the contender was not measured at this size.
   package var skipped: String?
+  /// Each timed encode and decode, in the order they ran; the medians above are theirs.
+  package var timedRuns: [TimedRun] = []
+}
+
+/// One timed encode and decode of a contender.
+package struct TimedRun: Codable, Sendable {
+  /// When the encode started, in seconds since the comparison began: runs of two contenders
+  /// that started close together compare best on a machine whose speed drifts.
+  package var startedAt: Double
+  /// The encode, in milliseconds.
+  package var encode: Double
+  /// The decode of the bytes that encode made, in milliseconds.
+  package var decode: Double
 }
 
 /// Waits, before a timed call, until the engine's earlier calls have freed their memory on
@@ -93,29 +106,65 @@ package struct Comparison {
 
   /// Measures everything.
   ///
+  /// At each size, every contender first encodes and decodes once, alone, for its peak memory
+  /// and as a warm-up. The timed runs then go in rounds: each round times every contender once,
+  /// one after another, so that the runs a ratio compares were taken seconds apart, not
+  /// minutes, on a machine whose speed drifts.
+  ///
   /// - Parameter progress: Called with a line before each step.
   /// - Returns: One measurement per contender and size.
   /// - Throws: ``ComparisonFailure`` when a contender loses data, or its encoder's error.
   package func run(progress: (String) -> Void) throws -> [Measurement] {
     var results: [Measurement] = []
     var history: [Contender: [(objects: Int, seconds: Double)]] = [:]
+    let clock = ContinuousClock()
+    let began = clock.now
     for size in sizes {
       let state = UIState(count: size, selections: selections)
+      var measured: [(measurement: Measurement, coder: (any ContenderCoder)?)] = []
       for contender in contenders {
         if let prediction = predict(history[contender] ?? [], size), prediction > timeCap {
           progress("\(contender.rawValue) at \(size): skipped (predicted \(Int(prediction)) s)")
-          results.append(
-            Measurement(
-              contender: contender, objects: size, runs: 0,
-              skipped:
-                "predicted \(Int(prediction)) s for one encode and decode, above the cap of \(Int(timeCap)) s"
+          measured.append(
+            (
+              Measurement(
+                contender: contender, objects: size, runs: 0,
+                skipped:
+                  "predicted \(Int(prediction)) s for one encode and decode, above the cap of \(Int(timeCap)) s"
+              ), nil
             ))
           continue
         }
         progress("\(contender.rawValue) at \(size)")
-        let measurement = try measure(contender, state)
-        history[contender, default: []].append(
-          (size, ((measurement.encode ?? 0) + (measurement.decode ?? 0)) / 1000))
+        let (measurement, repeated) = try measureFirstRoundTrip(contender, state, since: began)
+        measured.append((measurement, repeated))
+      }
+      let timed = measured.indices.filter { measured[$0].coder != nil }
+      if !timed.isEmpty {
+        progress(
+          "\(runs) rounds of \(timed.map { measured[$0].measurement.contender.rawValue }.joined(separator: ", ")) at \(size)"
+        )
+      }
+      for _ in 0..<runs {
+        for index in timed {
+          guard let coder = measured[index].coder else { continue }
+          measured[index].measurement.timedRuns.append(try timeRun(coder, since: began))
+        }
+      }
+      for (var measurement, coder) in measured {
+        if coder != nil {
+          measurement.encode = median(measurement.timedRuns.map(\.encode))
+          measurement.decode = median(measurement.timedRuns.map(\.decode))
+          measurement.runs = measurement.timedRuns.count
+        }
+        if measurement.skipped == nil {
+          if measurement.contender == .engine {
+            progress("engine's full preserve and restore at \(size)")
+            try measureFullCycle(state, repetitions: runs, into: &measurement)
+          }
+          history[measurement.contender, default: []].append(
+            (size, ((measurement.encode ?? 0) + (measurement.decode ?? 0)) / 1000))
+        }
         results.append(measurement)
       }
     }
@@ -139,50 +188,53 @@ package struct Comparison {
     return last.seconds * pow(Double(size) / Double(last.objects), exponent)
   }
 
-  private func measure(_ contender: Contender, _ state: UIState) throws -> Measurement {
+  /// Encodes and decodes once, measuring the peak memory; returns the coder when the contender
+  /// is to be timed again in rounds.
+  ///
+  /// The first round trip warms the contender up. A contender whose round trip took over a
+  /// second is timed by it alone: at that length a warm-up changes nothing measurable, and a
+  /// quadratic contender's second run would double a run of minutes.
+  private func measureFirstRoundTrip(
+    _ contender: Contender, _ state: UIState, since began: ContinuousClock.Instant
+  ) throws -> (Measurement, (any ContenderCoder)?) {
     let coder = try makeCoder(contender, state)
-    // The first round trip is measured for memory and as a warm-up; slow contenders (over a
-    // second for a round trip) are not repeated.
     let memoryBefore = Memory.startPeakTracking()
     let clock = ContinuousClock()
     let start = clock.now
     let bytes = try coder.encode()
-    let firstEncode = (clock.now - start).milliseconds
+    let encode = (clock.now - start).milliseconds
     let decodeStart = clock.now
     try coder.decode(bytes)
-    let firstDecode = (clock.now - decodeStart).milliseconds
+    let decode = (clock.now - decodeStart).milliseconds
     let peak = Memory.peakGrowth(since: memoryBefore)
-    var encodeTimes: [Double] = []
-    var decodeTimes: [Double] = []
-    let repetitions: Int
-    if firstEncode + firstDecode > 1000 {
-      // A contender that takes over a second is timed once, by this first round trip: at that
-      // length a warm-up changes nothing measurable, and a quadratic contender's second run
-      // would double a run of minutes.
-      repetitions = 1
-      encodeTimes.append(firstEncode)
-      decodeTimes.append(firstDecode)
-    } else {
-      // The first round trip was the warm-up.
-      repetitions = runs
-      for _ in 0..<repetitions {
-        settle()
-        let encodeStart = clock.now
-        let again = try coder.encode()
-        encodeTimes.append((clock.now - encodeStart).milliseconds)
-        settle()
-        let decodeStart = clock.now
-        try coder.decode(again)
-        decodeTimes.append((clock.now - decodeStart).milliseconds)
-      }
-    }
     var measurement = Measurement(
-      contender: contender, objects: state.count, encode: median(encodeTimes),
-      decode: median(decodeTimes), bytes: bytes.count, peakMemory: peak, runs: repetitions)
-    if contender == .engine {
-      try measureFullCycle(state, repetitions: runs, into: &measurement)
+      contender: contender, objects: state.count, bytes: bytes.count, peakMemory: peak, runs: 0)
+    guard encode + decode <= 1000 else {
+      measurement.timedRuns = [
+        TimedRun(startedAt: (start - began).seconds, encode: encode, decode: decode)
+      ]
+      measurement.encode = encode
+      measurement.decode = decode
+      measurement.runs = 1
+      return (measurement, nil)
     }
-    return measurement
+    return (measurement, coder)
+  }
+
+  /// Times one encode and one decode of the bytes it made.
+  private func timeRun(
+    _ coder: any ContenderCoder, since began: ContinuousClock.Instant
+  ) throws -> TimedRun {
+    let clock = ContinuousClock()
+    settle()
+    let encodeStart = clock.now
+    let bytes = try coder.encode()
+    let encode = (clock.now - encodeStart).milliseconds
+    settle()
+    let decodeStart = clock.now
+    try coder.decode(bytes)
+    let decode = (clock.now - decodeStart).milliseconds
+    return TimedRun(startedAt: (encodeStart - began).seconds, encode: encode, decode: decode)
   }
 
   /// The engine's full preserve (to a real file) and full restore (from it).

@@ -15,7 +15,9 @@ struct RestorationComparisonCommand: ParsableCommand {
       memory grows during one encode and decode. For the engine it also measures the full \
       preserve (walk, encode, atomic write to a real file) and the full restore (read, decode, \
       re-create and decode every object). Times are medians of --runs runs; a contender whose \
-      round trip takes over a second runs once. Ratios are to the engine at the same size.
+      round trip takes over a second runs once. At each size the runs go in rounds, each \
+      contender once per round, so that the runs a ratio compares were taken seconds apart. \
+      Ratios are to the engine at the same size; --json also lists every timed run.
 
       Build with -c release for meaningful numbers:
         swift run --package-path Benchmarks -c release restoration-comparison
@@ -99,7 +101,8 @@ struct Compare: ParsableCommand {
       )
       print("Selections: \(selections.rawValue).")
       print(
-        "Times are medians of up to \(runs) runs; (×n) is the ratio to the engine."
+        "Times are medians of up to \(runs) runs, taken in rounds of one run per contender;"
+          + " (×n) is the ratio to the engine."
           + (spacing.backToBack
             ? " Each call ran right after the last.\n"
             : " Each call waited for the last one's background freeing.\n"))

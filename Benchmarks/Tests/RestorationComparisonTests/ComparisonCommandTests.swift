@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// The comparison command, run as a process, as a user or a script runs it.
+@Suite struct ComparisonCommandTests {
+  /// The built `restoration-comparison`, which SwiftPM puts beside the test binary.
+  static func executable() throws -> String {
+    let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var folder = testBinary.deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("restoration-comparison").path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      folder = folder.deletingLastPathComponent()
+    }
+    throw CommandFailure(
+      description: "restoration-comparison was not built beside \(testBinary.path)")
+  }
+
+  struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Runs the command and returns its standard output; throws with its standard error when it
+  /// fails.
+  static func run(_ arguments: [String]) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try executable())
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = FileManager.default.temporaryDirectory
+      .appendingPathComponent("comparison-stderr-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: errors) }
+    process.standardOutput = output
+    process.standardError = try FileHandle(forWritingTo: errors)
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      let message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+      throw CommandFailure(
+        description: "exit status \(process.terminationStatus): \(message)")
+    }
+    return data
+  }
+
+  struct Document: Decodable {
+    struct Result: Decodable {
+      struct Run: Decodable {
+        var startedAt: Double
+        var encode: Double
+        var decode: Double
+      }
+      var contender: String
+      var objects: Int
+      var encode: Double?
+      var decode: Double?
+      var preserve: Double?
+      var restore: Double?
+      var runs: Int
+      var skipped: String?
+      var timedRuns: [Run]
+    }
+    var results: [Result]
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+      ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+  }
+
+  @Test func timedRunsOfTheContendersTakeTurnsAndMakeTheMedians() throws {
+    let output = try Self.run([
+      "-n", "40", "120", "--runs", "3", "--contenders", "engine", "plist-encoder", "json-encoder",
+      "--json",
+    ])
+    let document = try JSONDecoder().decode(Document.self, from: output)
+    #expect(document.results.count == 6)
+    for size in [40, 120] {
+      let results = document.results.filter { $0.objects == size }
+      #expect(results.map(\.contender) == ["engine", "plist-encoder", "json-encoder"])
+      for result in results {
+        #expect(result.runs == 3)
+        #expect(result.timedRuns.count == 3)
+        #expect(result.encode == Self.median(result.timedRuns.map(\.encode)))
+        #expect(result.decode == Self.median(result.timedRuns.map(\.decode)))
+      }
+      // In the order they started, the runs go round the contenders: engine, plist-encoder,
+      // json-encoder, then the engine again.
+      let order = results.flatMap { result in
+        result.timedRuns.map { (start: $0.startedAt, contender: result.contender) }
+      }
+      .sorted { $0.start < $1.start }
+      .map(\.contender)
+      #expect(
+        order
+          == Array(repeating: ["engine", "plist-encoder", "json-encoder"], count: 3).flatMap { $0 })
+      let engine = try #require(results.first)
+      #expect(engine.preserve != nil)
+      #expect(engine.restore != nil)
+    }
+  }
+
+  @Test func aContenderPredictedOverTheCapIsSkippedAndSaysWhy() throws {
+    let output = try Self.run([
+      "-n", "40", "400", "--runs", "1", "--contenders", "engine", "json-encoder",
+      "--time-cap", "0.000001", "--json",
+    ])
+    let document = try JSONDecoder().decode(Document.self, from: output)
+    let skipped = document.results.filter { $0.skipped != nil }
+    // At the second size both are predicted from the first, over a cap of a microsecond.
+    #expect(skipped.map(\.contender) == ["engine", "json-encoder"])
+    for result in skipped {
+      #expect(result.objects == 400)
+      #expect(result.runs == 0)
+      #expect(result.timedRuns.isEmpty)
+      #expect(result.skipped?.contains("above the cap") == true)
+    }
+  }
+
+  @Test func theTableGivesEachContendersRatioToTheEngine() throws {
+    let output = try Self.run([
+      "-n", "40", "--runs", "1", "--contenders", "engine", "plist-encoder",
+    ])
+    let table = String(decoding: output, as: UTF8.self)
+    let rows = table.split(separator: "\n").filter { $0.hasPrefix("| 40 |") }
+    #expect(rows.count == 2)
+    #expect(rows.first?.contains("**StateRestoration engine**") == true)
+    #expect(rows.last?.contains("PropertyListEncoder (binary)") == true)
+    #expect(rows.last?.contains("(×") == true)
+  }
+}
