@@ -142,7 +142,7 @@ package struct Comparison {
       let timed = measured.indices.filter { measured[$0].coder != nil }
       if !timed.isEmpty {
         progress(
-          "\(runs) rounds of \(timed.map { measured[$0].measurement.contender.rawValue }.joined(separator: ", ")) at \(size)"
+          "\(runs) round\(runs == 1 ? "" : "s") of \(timed.map { measured[$0].measurement.contender.rawValue }.joined(separator: ", ")) at \(size)"
         )
       }
       for _ in 0..<runs {

@@ -66,6 +66,12 @@ struct Compare: ParsableCommand {
   @Flag(help: "Print JSON instead of a table.")
   var json = false
 
+  @Option(
+    name: .customLong("save-json"),
+    help: ArgumentHelp(
+      "Also write the JSON to this file, beside the table.", valueName: "file"))
+  var saveJSON: String?
+
   @OptionGroup var spacing: CallSpacing
 
   func validate() throws {
@@ -74,6 +80,13 @@ struct Compare: ParsableCommand {
     }
     guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
     guard timeCap > 0 else { throw ValidationError("--time-cap must be positive") }
+    if let saveJSON {
+      // Checked before a run of minutes, not after it.
+      let folder = URL(fileURLWithPath: saveJSON).deletingLastPathComponent().path
+      guard FileManager.default.isWritableFile(atPath: folder) else {
+        throw ValidationError("--save-json: the folder \(folder) does not exist or is not writable")
+      }
+    }
   }
 
   func run() throws {
@@ -91,10 +104,23 @@ struct Compare: ParsableCommand {
       FileHandle.standardError.write(Data("… \(line)\n".utf8))
     }
     let machine = machineDescription(swiftVersion: swiftVersion())
+    let document = try comparisonJSON(
+      results, machine: machine, selections: selections, backToBack: spacing.backToBack)
+    defer {
+      if let saveJSON {
+        do {
+          try Data(document.utf8).write(to: URL(fileURLWithPath: saveJSON))
+        } catch {
+          // The results are printed already: say what failed, and fail.
+          FileHandle.standardError.write(
+            Data(
+              "error: cannot write the JSON to \(saveJSON): \(error.localizedDescription)\n".utf8))
+          Foundation.exit(1)
+        }
+      }
+    }
     if json {
-      print(
-        try comparisonJSON(
-          results, machine: machine, selections: selections, backToBack: spacing.backToBack))
+      print(document)
     } else {
       print(
         "Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")"

@@ -119,15 +119,34 @@ import Testing
     }
   }
 
-  @Test func theTableGivesEachContendersRatioToTheEngine() throws {
+  @Test func theTableGivesEachContendersRatioToTheEngineAndSaveJSONKeepsTheSameRun() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("comparison-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let saved = folder.appendingPathComponent("run.json")
     let output = try Self.run([
       "-n", "40", "--runs", "1", "--contenders", "engine", "plist-encoder",
+      "--save-json", saved.path,
     ])
+    let document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: saved))
+    #expect(document.results.map(\.contender) == ["engine", "plist-encoder"])
     let table = String(decoding: output, as: UTF8.self)
     let rows = table.split(separator: "\n").filter { $0.hasPrefix("| 40 |") }
     #expect(rows.count == 2)
     #expect(rows.first?.contains("**StateRestoration engine**") == true)
     #expect(rows.last?.contains("PropertyListEncoder (binary)") == true)
     #expect(rows.last?.contains("(×") == true)
+  }
+
+  @Test func saveJSONIntoAMissingFolderIsRefusedBeforeTheRun() throws {
+    let missing = "/nonexistent-\(UUID().uuidString)/run.json"
+    #expect {
+      try Self.run(["-n", "40", "--runs", "1", "--contenders", "engine", "--save-json", missing])
+    } throws: { error in
+      let text = String(describing: error)
+      return text.contains("exit status 64") && text.contains("does not exist or is not writable")
+        && !text.contains("engine at 40")
+    }
   }
 }
