@@ -121,7 +121,7 @@ package struct Comparison {
     let began = clock.now
     for size in sizes {
       let state = UIState(count: size, selections: selections)
-      var measured: [(measurement: Measurement, coder: (any ContenderCoder)?)] = []
+      var measured: [(measurement: Measurement, repeats: Bool)] = []
       for contender in contenders {
         if let prediction = predict(history[contender] ?? [], size), prediction > timeCap {
           progress("\(contender.rawValue) at \(size): skipped (predicted \(Int(prediction)) s)")
@@ -131,28 +131,36 @@ package struct Comparison {
                 contender: contender, objects: size, runs: 0,
                 skipped:
                   "predicted \(Int(prediction)) s for one encode and decode, above the cap of \(Int(timeCap)) s"
-              ), nil
+              ), false
             ))
           continue
         }
         progress("\(contender.rawValue) at \(size)")
-        let (measurement, repeated) = try measureFirstRoundTrip(contender, state, since: began)
-        measured.append((measurement, repeated))
+        measured.append(try measureFirstRoundTrip(contender, state, since: began))
       }
-      let timed = measured.indices.filter { measured[$0].coder != nil }
+      let timed = measured.indices.filter { measured[$0].repeats }
       if !timed.isEmpty {
         progress(
           "\(runs) round\(runs == 1 ? "" : "s") of \(timed.map { measured[$0].measurement.contender.rawValue }.joined(separator: ", ")) at \(size)"
         )
       }
+      // Made again, after every contender's peak was measured alone: a coder kept from its
+      // first round trip held pages that later contenders then filled without growing the
+      // resident set, and their peaks read low. Each new coder warms up, untimed.
+      var coders: [any ContenderCoder] = []
+      for index in timed {
+        let coder = try makeCoder(measured[index].measurement.contender, state)
+        try coder.decode(try coder.encode())
+        coders.append(coder)
+      }
       for _ in 0..<runs {
-        for index in timed {
-          guard let coder = measured[index].coder else { continue }
+        for (index, coder) in zip(timed, coders) {
           measured[index].measurement.timedRuns.append(try timeRun(coder, since: began))
         }
       }
-      for (var measurement, coder) in measured {
-        if coder != nil {
+      coders.removeAll()
+      for (var measurement, repeats) in measured {
+        if repeats {
           measurement.encode = median(measurement.timedRuns.map(\.encode))
           measurement.decode = median(measurement.timedRuns.map(\.decode))
           measurement.runs = measurement.timedRuns.count
@@ -188,15 +196,15 @@ package struct Comparison {
     return last.seconds * pow(Double(size) / Double(last.objects), exponent)
   }
 
-  /// Encodes and decodes once, measuring the peak memory; returns the coder when the contender
-  /// is to be timed again in rounds.
+  /// Encodes and decodes once, measuring the peak memory; says whether the contender is to be
+  /// timed again in rounds.
   ///
-  /// The first round trip warms the contender up. A contender whose round trip took over a
-  /// second is timed by it alone: at that length a warm-up changes nothing measurable, and a
-  /// quadratic contender's second run would double a run of minutes.
+  /// A contender whose round trip took over a second is timed by it alone: at that length a
+  /// warm-up changes nothing measurable, and a quadratic contender's second run would double a
+  /// run of minutes.
   private func measureFirstRoundTrip(
     _ contender: Contender, _ state: UIState, since began: ContinuousClock.Instant
-  ) throws -> (Measurement, (any ContenderCoder)?) {
+  ) throws -> (measurement: Measurement, repeats: Bool) {
     let coder = try makeCoder(contender, state)
     let memoryBefore = Memory.startPeakTracking()
     let clock = ContinuousClock()
@@ -216,9 +224,9 @@ package struct Comparison {
       measurement.encode = encode
       measurement.decode = decode
       measurement.runs = 1
-      return (measurement, nil)
+      return (measurement, false)
     }
-    return (measurement, coder)
+    return (measurement, true)
   }
 
   /// Times one encode and one decode of the bytes it made.
