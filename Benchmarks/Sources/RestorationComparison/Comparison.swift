@@ -106,10 +106,10 @@ package struct Comparison {
 
   /// Measures everything.
   ///
-  /// At each size, every contender first encodes and decodes once, alone, for its peak memory
-  /// and as a warm-up. The timed runs then go in rounds: each round times every contender once,
-  /// one after another, so that the runs a ratio compares were taken seconds apart, not
-  /// minutes, on a machine whose speed drifts.
+  /// At each size, every contender first encodes and decodes once, alone, for its peak memory.
+  /// The timed runs then go in rounds: each round times every contender once, one after
+  /// another, each timed run after an untimed round trip of its own, so that the runs a ratio
+  /// compares were taken seconds apart, not minutes, on a machine whose speed drifts.
   ///
   /// - Parameter progress: Called with a line before each step.
   /// - Returns: One measurement per contender and size.
