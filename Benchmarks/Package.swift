@@ -31,7 +31,7 @@ let package = Package(
     // The comparison command, run as a process.
     .testTarget(
       name: "RestorationComparisonTests",
-      dependencies: ["restoration-comparison"]
+      dependencies: ["restoration-comparison", "RestorationComparison"]
     ),
 
     // Regression benchmarks for package-benchmark (`swift package benchmark`).

@@ -19,8 +19,12 @@ package func comparisonTable(_ results: [Measurement]) -> String {
       continue
     }
     let isEngine = result.contender == .engine
-    let encode = cell(result.encode, engine?.encode, isEngine, format: milliseconds)
-    let decode = cell(result.decode, engine?.decode, isEngine, format: milliseconds)
+    let encode = cell(
+      result.encode, engine?.encode, isEngine, format: milliseconds,
+      paired: pairedRatio(result, engine, \.encode))
+    let decode = cell(
+      result.decode, engine?.decode, isEngine, format: milliseconds,
+      paired: pairedRatio(result, engine, \.decode))
     let bytes = cell(
       result.bytes.map(Double.init), engine?.bytes.map(Double.init), isEngine, format: megabytes)
     let memory = result.peakMemory.map { megabytes(Double($0)) } ?? "n/a"
@@ -36,37 +40,83 @@ package func comparisonTable(_ results: [Measurement]) -> String {
   return lines.joined(separator: "\n")
 }
 
-/// The measurements as JSON, for scripts.
-package func comparisonJSON(
-  _ results: [Measurement], machine: [String: String], selections: UIState.Selections = .repeated,
-  backToBack: Bool = false
-) throws -> String {
-  struct Document: Encodable {
-    var machine: [String: String]
-    var selections: String
-    /// Whether each timed call ran right after the last, without waiting for its background
-    /// freeing.
-    var backToBack: Bool
-    var results: [Measurement]
+/// A comparison's run as `--json` prints it and `--save-json` writes it.
+package struct ComparisonDocument: Codable, Sendable {
+  /// The machine, as ``machineDescription(swiftVersion:)`` describes it.
+  package var machine: [String: String]
+  /// How the screens' selections varied.
+  package var selections: String
+  /// Whether each timed call ran right after the last, without waiting for its background
+  /// freeing.
+  package var backToBack: Bool
+  /// The timed runs asked for per measurement; absent from files of earlier builds.
+  package var runs: Int?
+  /// The measurements.
+  package var results: [Measurement]
+
+  /// Creates a document.
+  package init(
+    machine: [String: String], selections: String, backToBack: Bool, runs: Int?,
+    results: [Measurement]
+  ) {
+    self.machine = machine
+    self.selections = selections
+    self.backToBack = backToBack
+    self.runs = runs
+    self.results = results
   }
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-  return String(
-    decoding: try encoder.encode(
-      Document(
-        machine: machine, selections: selections.rawValue, backToBack: backToBack,
-        results: results)), as: UTF8.self)
+
+  /// The document as JSON, for scripts.
+  package func json() throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return String(decoding: try encoder.encode(self), as: UTF8.self)
+  }
+
+  /// The lines above the table: the machine, the selections and how the times were taken.
+  package var header: String {
+    let runs = self.runs ?? results.map(\.runs).max() ?? 0
+    return """
+      Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")
+      Selections: \(selections).
+      Times are medians of up to \(runs) runs, taken in rounds of one run per contender. \
+      (×n) is the ratio to the engine: for times, the median of the ratios of the runs of one \
+      round, or of the medians for a contender timed once. \
+      \(backToBack ? "Each call ran right after the last." : "Each call waited for the last one's background freeing.")
+      """
+  }
+
+  /// The header, a blank line and the table, as the comparison prints them.
+  package var report: String { header + "\n\n" + comparisonTable(results) }
+}
+
+/// The median of the ratios of a contender's runs to the engine's runs timed in the same
+/// rounds, or nil when the two were not timed in rounds together.
+///
+/// Each ratio compares two runs taken seconds apart, so a drift of the machine's speed from one
+/// round to the next cancels out, where the ratio of the two medians mixes rounds.
+package func pairedRatio(
+  _ result: Measurement, _ engine: Measurement?, _ time: KeyPath<TimedRun, Double>
+) -> Double? {
+  guard let engine, result.timedRuns.count > 1,
+    result.timedRuns.count == engine.timedRuns.count
+  else { return nil }
+  let ratios = zip(result.timedRuns, engine.timedRuns).compactMap { run, engineRun in
+    engineRun[keyPath: time] > 0 ? run[keyPath: time] / engineRun[keyPath: time] : nil
+  }
+  return ratios.count == result.timedRuns.count ? median(ratios) : nil
 }
 
 private func cell(
   _ value: Double?,
   _ engine: Double?,
   _ isEngine: Bool,
-  format: (Double) -> String
+  format: (Double) -> String,
+  paired: Double? = nil
 ) -> String {
   guard let value else { return "n/a" }
   guard !isEngine, let engine, engine > 0 else { return format(value) }
-  let ratio = value / engine
+  let ratio = paired ?? value / engine
   let text = ratio >= 100 ? String(format: "%.0f", ratio) : String(format: "%.1f", ratio)
   return "\(format(value)) (×\(text))"
 }

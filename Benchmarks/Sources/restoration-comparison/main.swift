@@ -17,12 +17,14 @@ struct RestorationComparisonCommand: ParsableCommand {
       re-create and decode every object). Times are medians of --runs runs; a contender whose \
       round trip takes over a second runs once. At each size the runs go in rounds, each \
       contender once per round, so that the runs a ratio compares were taken seconds apart. \
-      Ratios are to the engine at the same size; --json also lists every timed run.
+      Ratios are to the engine at the same size; a time's ratio is the median of its ratios \
+      round by round. --json also lists every timed run, and the table subcommand prints a \
+      saved run's table again.
 
       Build with -c release for meaningful numbers:
         swift run --package-path Benchmarks -c release restoration-comparison
       """,
-    subcommands: [Compare.self, Profile.self],
+    subcommands: [Compare.self, Table.self, Profile.self],
     defaultSubcommand: Compare.self
   )
 }
@@ -63,8 +65,8 @@ struct Compare: ParsableCommand {
       valueName: UIState.Selections.allCases.map(\.rawValue).joined(separator: "|")))
   var selections: UIState.Selections = .repeated
 
-  @Flag(help: "Print JSON instead of a table.")
-  var json = false
+  @Flag(name: .customLong("json"), help: "Print JSON instead of a table.")
+  var printsJSON = false
 
   @Option(
     name: .customLong("save-json"),
@@ -103,13 +105,14 @@ struct Compare: ParsableCommand {
     let results = try comparison.run { line in
       FileHandle.standardError.write(Data("… \(line)\n".utf8))
     }
-    let machine = machineDescription(swiftVersion: swiftVersion())
-    let document = try comparisonJSON(
-      results, machine: machine, selections: selections, backToBack: spacing.backToBack)
+    let document = ComparisonDocument(
+      machine: machineDescription(swiftVersion: swiftVersion()), selections: selections.rawValue,
+      backToBack: spacing.backToBack, runs: runs, results: results)
+    let json = try document.json()
     defer {
       if let saveJSON {
         do {
-          try Data(document.utf8).write(to: URL(fileURLWithPath: saveJSON))
+          try Data(json.utf8).write(to: URL(fileURLWithPath: saveJSON))
         } catch {
           // The results are printed already: say what failed, and fail.
           FileHandle.standardError.write(
@@ -119,21 +122,7 @@ struct Compare: ParsableCommand {
         }
       }
     }
-    if json {
-      print(document)
-    } else {
-      print(
-        "Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")"
-      )
-      print("Selections: \(selections.rawValue).")
-      print(
-        "Times are medians of up to \(runs) runs, taken in rounds of one run per contender;"
-          + " (×n) is the ratio to the engine."
-          + (spacing.backToBack
-            ? " Each call ran right after the last.\n"
-            : " Each call waited for the last one's background freeing.\n"))
-      print(comparisonTable(results))
-    }
+    print(printsJSON ? json : document.report)
   }
 
   private func swiftVersion() -> String? {
@@ -142,6 +131,30 @@ struct Compare: ParsableCommand {
     #else
       return nil
     #endif
+  }
+}
+
+struct Table: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Prints the table of a run saved with --json or --save-json.")
+
+  @Argument(help: ArgumentHelp("The saved run.", valueName: "file"))
+  var file: String
+
+  func run() throws {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: file))
+    } catch {
+      throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+    }
+    let document: ComparisonDocument
+    do {
+      document = try JSONDecoder().decode(ComparisonDocument.self, from: data)
+    } catch {
+      throw ValidationError("\(file) is not a run of restoration-comparison: \(error)")
+    }
+    print(document.report)
   }
 }
 

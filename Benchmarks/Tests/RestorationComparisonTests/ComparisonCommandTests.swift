@@ -131,6 +131,8 @@ import Testing
     ])
     let document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: saved))
     #expect(document.results.map(\.contender) == ["engine", "plist-encoder"])
+    // The saved run prints again as the run printed it.
+    #expect(try Self.run(["table", saved.path]) == output)
     let table = String(decoding: output, as: UTF8.self)
     let rows = table.split(separator: "\n").filter { $0.hasPrefix("| 40 |") }
     #expect(rows.count == 2)
@@ -147,6 +149,23 @@ import Testing
       let text = String(describing: error)
       return text.contains("exit status 64") && text.contains("does not exist or is not writable")
         && !text.contains("engine at 40")
+    }
+  }
+
+  @Test func tableOfAFileThatIsNotASavedRunSaysWhichAndWhy() throws {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("not-a-run-\(UUID().uuidString).json")
+    try Data("| a table, not JSON |".utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    #expect {
+      try Self.run(["table", file.path])
+    } throws: { error in
+      String(describing: error).contains("\(file.path) is not a run of restoration-comparison")
+    }
+    #expect {
+      try Self.run(["table", file.path + ".missing"])
+    } throws: { error in
+      String(describing: error).contains("cannot read \(file.path).missing")
     }
   }
 }
