@@ -140,6 +140,77 @@ extension LazyStateTests {
     }
   }
 
+  /// The background check reads the later records' fields itself, from before the calling
+  /// thread has read any path: a later record that is not a dictionary, a later state that is
+  /// not one, a later record without a state, and a broken path in the first half (with the
+  /// later half sound, its check already under way) are each read as one thread reads them.
+  @Test func laterRecordsReadByTheBackgroundCheckAreJudgedAsOnOneThread() throws {
+    let count = 1_000
+    let late = 900
+    func archive(_ record: (Int) -> CraftedValue?) -> [UInt8] {
+      let records = (0..<count).map { index -> CraftedValue in
+        record(index)
+          ?? .dictionary([
+            ("path", .string(craftedPath(index))), ("kind", .string("object")),
+            ("class", .string("Item")),
+            ("state", .dictionary([("value", .integer(Int64(index)))])),
+          ])
+      }
+      return CraftedArchive.bytes([
+        ("format", .string("StateRestorationArchive")),
+        (
+          "topLevel",
+          .dictionary([
+            (RestorationArchive.Key.majorVersion, .integer(1)),
+            (RestorationArchive.Key.minorVersion, .integer(0)),
+          ])
+        ),
+        ("objects", .array(records)),
+      ])
+    }
+    func fields(_ index: Int, state: CraftedValue?, path: CraftedValue? = nil) -> CraftedValue {
+      var fields: [(String, CraftedValue)] = [
+        ("path", path ?? .string(craftedPath(index))), ("kind", .string("object")),
+        ("class", .string("Item")),
+      ]
+      if let state { fields.append(("state", state)) }
+      return .dictionary(fields)
+    }
+    let cases: [(String, [UInt8], String?)] = [
+      (
+        "a later record that is an array",
+        archive { $0 == late ? .array([.string(craftedPath(late))]) : nil },
+        "object record \(late) is not a dictionary"
+      ),
+      (
+        "a later state that is a string",
+        archive { $0 == late ? fields(late, state: .string("state")) : nil },
+        "'state'"
+      ),
+      (
+        "a later record without a state", archive { $0 == late ? fields(late, state: nil) : nil },
+        nil
+      ),
+      (
+        "a first-half path that is an integer",
+        archive { $0 == 10 ? fields(10, state: .dictionary([]), path: .integer(10)) : nil },
+        "'path'"
+      ),
+    ]
+    for (what, bytes, message) in cases {
+      let error = expectSameAnswer(lazy(bytes), lazy(bytes, concurrently: true), what)
+      if let message {
+        #expect(error?.message.contains(message) == true, "\(what): \(String(describing: error))")
+      } else {
+        #expect(error == nil, "\(what)")
+        #expect(try checkedInHalves(bytes), "\(what)")
+        #expect(
+          try lazy(bytes, concurrently: true).get().records[late - 1].state["value"]
+            == .integer(Int64(late - 1)), "\(what)")
+      }
+    }
+  }
+
   /// A record of the later half whose state references an object past the file's objects is
   /// refused as one thread refuses it; the background check, which gets the reference before
   /// the calling thread has checked it, must not index anything by it.

@@ -99,7 +99,8 @@ extension RestorationArchive {
   ///   - limits: Limits on the input.
   ///   - concurrently: Use a background queue for part of the work on a large file: the CRC-32
   ///     is computed while the structure is checked, and the later half of the records' states
-  ///     is checked while this thread checks the rest. The outcome is the same as on one thread:
+  ///     is checked, from before the paths are read, while this thread reads the paths and
+  ///     checks the rest. The outcome is the same as on one thread:
   ///     a checksum mismatch is thrown whatever the structure's check found, any other error is
   ///     the one a check on one thread finds first, and nothing is returned before the checksum
   ///     matched.
@@ -194,6 +195,12 @@ extension RestorationArchive {
 
     // Record paths first: UIDs anywhere in the archive are record indices.
     let (recordCount, recordStart) = try reader.containerSpan(objectsReference, isDictionary: false)
+    // A large archive's later states are checked on a background queue from here on, while this
+    // thread reads the paths: started after them, the check left a core idle while they were
+    // read.
+    let laterStates =
+      lazily && concurrently && recordCount >= concurrentStateCheckThreshold
+      ? Self.checkLaterStates(of: recordCount, at: recordStart, reader) : nil
     var recordFields: [RecordFields] = []
     recordFields.reserveCapacity(recordCount)
     var paths: [String] = []
@@ -243,8 +250,9 @@ extension RestorationArchive {
     // exactly the error one thread finds first.
     var checkedConcurrently = false
     var read: RecordsRead
-    if concurrently, recordFields.count >= concurrentStateCheckThreshold,
-      let halves = readRecordsInHalves(recordFields, paths: paths, uid: uid, reader)
+    if let laterStates,
+      let halves = readRecordsInHalves(
+        recordFields, paths: paths, uid: uid, reader, laterStates: laterStates)
     {
       (read, reader) = halves
       checkedConcurrently = true
@@ -283,8 +291,9 @@ extension RestorationArchive {
     var spentBudget = 0
   }
 
-  /// Reads the records on this thread, checking the later half's states on a background queue,
-  /// and merges the two; nil when either half failed or the halves overspent the budget.
+  /// Reads the records on this thread while the background check of the later half's states
+  /// goes on, and merges the two; nil when either half failed or the halves overspent the
+  /// budget.
   ///
   /// - Returns: The records, and the reader that checked the first half, with the key names of
   ///   both and the budget of both spent.
@@ -292,29 +301,10 @@ extension RestorationArchive {
     _ recordFields: [RecordFields],
     paths: [String],
     uid: @escaping (Int) throws(RestorationError) -> String,
-    _ reader: BinaryPropertyListReader
+    _ reader: BinaryPropertyListReader,
+    laterStates pending: BackgroundResult<CheckedStates?>
   ) -> (RecordsRead, BinaryPropertyListReader)? {
-    let split = recordFields.count / 2
-    let recordCount = paths.count
-    // The queue reads the later half from the shared array: copying that half out first cost
-    // the calling thread about half a million instructions at 10,000 records.
-    let pending = BackgroundResult { [reader] () -> CheckedStates? in
-      var reader = reader
-      let budget = reader.remainingBudget
-      var checked = CheckedStates()
-      checked.spans.reserveCapacity(recordFields.count - split)
-      // The calling thread checks that every record's state is a dictionary.
-      for fields in recordFields[split...] {
-        guard
-          let span = try? checkState(
-            fields[.state], recordCount: recordCount, into: &checked.entries, &reader)
-        else { return nil }
-        checked.spans.append(span)
-      }
-      checked.keyNames = reader.keyNames
-      checked.spentBudget = budget - reader.remainingBudget
-      return checked
-    }
+    let split = laterStatesStart(of: recordFields.count)
     var reader = reader
     // A failure of this half is the caller's to find again, on one thread.
     guard
@@ -330,6 +320,38 @@ extension RestorationArchive {
       read.spans.append(ArchiveStates.Span(count: span.count, first: first + span.first))
     }
     return (read, reader)
+  }
+
+  /// The first record whose state a concurrent read checks on a background queue.
+  private static func laterStatesStart(of recordCount: Int) -> Int { recordCount / 2 }
+
+  /// Starts checking the states of the later half of the records on a background queue, with
+  /// a reader of its own that reads their fields too; nil from the result when any of them
+  /// fails, which the caller then finds again on one thread.
+  private static func checkLaterStates(
+    of recordCount: Int, at recordStart: Int, _ reader: BinaryPropertyListReader
+  ) -> BackgroundResult<CheckedStates?> {
+    BackgroundResult { [reader] () -> CheckedStates? in
+      var reader = reader
+      var fields = FieldReader()
+      let budget = reader.remainingBudget
+      let split = laterStatesStart(of: recordCount)
+      var checked = CheckedStates()
+      checked.spans.reserveCapacity(recordCount - split)
+      for index in split..<recordCount {
+        let reference = reader.reference(at: recordStart, index)
+        // The calling thread checks that every record is a dictionary and its state one too.
+        guard (try? reader.type(of: reference)) == .dictionary,
+          let record = try? fields.read(reference, &reader),
+          let span = try? checkState(
+            record[.state], recordCount: recordCount, into: &checked.entries, &reader)
+        else { return nil }
+        checked.spans.append(span)
+      }
+      checked.keyNames = reader.keyNames
+      checked.spentBudget = budget - reader.remainingBudget
+      return checked
+    }
   }
 
   /// Reads every record's fields after the paths, and checks (lazily) or reads its state.
