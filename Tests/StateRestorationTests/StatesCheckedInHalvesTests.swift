@@ -38,13 +38,18 @@ extension LazyStateTests {
   func craftedArchive(
     records count: Int, state: (Int) -> [(String, CraftedValue)]
   ) -> [UInt8] {
-    let records = (0..<count).map { index -> CraftedValue in
-      .dictionary([
-        ("path", .string(craftedPath(index))), ("kind", .string("object")),
-        ("class", .string("Item")), ("state", .dictionary(state(index))),
-      ])
-    }
-    return CraftedArchive.bytes([
+    craftedArchive(
+      records: (0..<count).map { index -> CraftedValue in
+        .dictionary([
+          ("path", .string(craftedPath(index))), ("kind", .string("object")),
+          ("class", .string("Item")), ("state", .dictionary(state(index))),
+        ])
+      })
+  }
+
+  /// A crafted archive of the given records, in a valid root.
+  func craftedArchive(records: [CraftedValue]) -> [UInt8] {
+    CraftedArchive.bytes([
       ("format", .string("StateRestorationArchive")),
       (
         "topLevel",
@@ -148,25 +153,15 @@ extension LazyStateTests {
     let count = 1_000
     let late = 900
     func archive(_ record: (Int) -> CraftedValue?) -> [UInt8] {
-      let records = (0..<count).map { index -> CraftedValue in
-        record(index)
-          ?? .dictionary([
-            ("path", .string(craftedPath(index))), ("kind", .string("object")),
-            ("class", .string("Item")),
-            ("state", .dictionary([("value", .integer(Int64(index)))])),
-          ])
-      }
-      return CraftedArchive.bytes([
-        ("format", .string("StateRestorationArchive")),
-        (
-          "topLevel",
-          .dictionary([
-            (RestorationArchive.Key.majorVersion, .integer(1)),
-            (RestorationArchive.Key.minorVersion, .integer(0)),
-          ])
-        ),
-        ("objects", .array(records)),
-      ])
+      craftedArchive(
+        records: (0..<count).map { index -> CraftedValue in
+          record(index)
+            ?? .dictionary([
+              ("path", .string(craftedPath(index))), ("kind", .string("object")),
+              ("class", .string("Item")),
+              ("state", .dictionary([("value", .integer(Int64(index)))])),
+            ])
+        })
     }
     func fields(_ index: Int, state: CraftedValue?, path: CraftedValue? = nil) -> CraftedValue {
       var fields: [(String, CraftedValue)] = [

@@ -340,7 +340,8 @@ extension RestorationArchive {
       checked.spans.reserveCapacity(recordCount - split)
       for index in split..<recordCount {
         let reference = reader.reference(at: recordStart, index)
-        // The calling thread checks that every record is a dictionary and its state one too.
+        // A record or a state that is not a dictionary only ends this check: the calling thread
+        // reports it, with the error one thread finds first.
         guard (try? reader.type(of: reference)) == .dictionary,
           let record = try? fields.read(reference, &reader),
           let span = try? checkState(
