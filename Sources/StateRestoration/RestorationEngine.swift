@@ -394,7 +394,7 @@ public final class RestorationEngine {
             readPaths = paths
             return
           }
-          pendingPaths = BackgroundResult { ArchivedPaths(paths) }
+          pendingPaths = BackgroundResult(on: restoreReadQueue) { ArchivedPaths(paths) }
         })
     } catch {
       markerWritten()

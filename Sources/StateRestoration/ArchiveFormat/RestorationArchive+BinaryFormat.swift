@@ -142,7 +142,7 @@ extension RestorationArchive {
       return try readChecksummed(
         reader, lazily: lazily, concurrently: concurrently, pathsRead: pathsRead)
     }
-    let pending = BackgroundResult { checksum(of: bytes) }
+    let pending = BackgroundResult(on: restoreReadQueue) { checksum(of: bytes) }
     let result: (archive: RestorationArchive, states: ArchiveStates?)
     do {
       result = try readChecksummed(
@@ -331,7 +331,7 @@ extension RestorationArchive {
   private static func checkLaterStates(
     of recordCount: Int, at recordStart: Int, _ reader: BinaryPropertyListReader
   ) -> BackgroundResult<CheckedStates?> {
-    BackgroundResult { [reader] () -> CheckedStates? in
+    BackgroundResult(on: restoreReadQueue) { [reader] () -> CheckedStates? in
       var reader = reader
       var fields = FieldReader()
       let budget = reader.remainingBudget

@@ -67,9 +67,12 @@ final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
   private var value: Value?
   private let done = DispatchSemaphore(value: 0)
 
-  /// Starts making the value.
-  init(_ work: @escaping @Sendable () -> Value) {
-    DispatchQueue.global(qos: .userInitiated).async {
+  /// Starts making the value, by default on a concurrent queue of its own.
+  init(
+    on queue: DispatchQueue = .global(qos: .userInitiated),
+    _ work: @escaping @Sendable () -> Value
+  ) {
+    queue.async {
       self.value = work()
       self.done.signal()
     }
@@ -89,3 +92,10 @@ final class BackgroundResult<Value: Sendable>: @unchecked Sendable {
     return value
   }
 }
+
+/// The queue a restore's reading work runs on beside the calling thread, one block after
+/// another: the archive's CRC-32, the later states' check and the paths' analysis.
+///
+/// One serial queue rather than a thread each: on two cores, three threads beside the calling
+/// one took its core from it in turns.
+let restoreReadQueue = DispatchQueue(label: "StateRestoration.restoreRead", qos: .userInitiated)
