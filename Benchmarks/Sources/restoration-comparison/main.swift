@@ -109,20 +109,17 @@ struct Compare: ParsableCommand {
       machine: machineDescription(swiftVersion: swiftVersion()), selections: selections.rawValue,
       backToBack: spacing.backToBack, runs: runs, results: results)
     let json = try document.json()
-    defer {
-      if let saveJSON {
-        do {
-          try Data(json.utf8).write(to: URL(fileURLWithPath: saveJSON))
-        } catch {
-          // The results are printed already: say what failed, and fail.
-          FileHandle.standardError.write(
-            Data(
-              "error: cannot write the JSON to \(saveJSON): \(error.localizedDescription)\n".utf8))
-          Foundation.exit(1)
-        }
+    // Printed first, so that a file that cannot be written loses nothing of a run of minutes.
+    print(printsJSON ? json : document.report)
+    if let saveJSON {
+      do {
+        try Data(json.utf8).write(to: URL(fileURLWithPath: saveJSON))
+      } catch {
+        FileHandle.standardError.write(
+          Data("error: cannot write the JSON to \(saveJSON): \(error.localizedDescription)\n".utf8))
+        throw ExitCode.failure
       }
     }
-    print(printsJSON ? json : document.report)
   }
 
   private func swiftVersion() -> String? {
