@@ -88,6 +88,12 @@ struct Compare: ParsableCommand {
       guard FileManager.default.isWritableFile(atPath: folder) else {
         throw ValidationError("--save-json: the folder \(folder) does not exist or is not writable")
       }
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: saveJSON, isDirectory: &isFolder),
+        isFolder.boolValue
+      {
+        throw ValidationError("--save-json: \(saveJSON) is a folder; name a file")
+      }
     }
   }
 

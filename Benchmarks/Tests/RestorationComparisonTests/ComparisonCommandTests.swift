@@ -141,6 +141,22 @@ import Testing
     #expect(rows.last?.contains("(×") == true)
   }
 
+  @Test func saveJSONNamingAFolderIsRefusedBeforeTheRun() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("comparison-folder-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect {
+      try Self.run([
+        "-n", "40", "--runs", "1", "--contenders", "engine", "--save-json", folder.path,
+      ])
+    } throws: { error in
+      let text = String(describing: error)
+      return text.contains("exit status 64") && text.contains("is a folder; name a file")
+        && !text.contains("engine at 40")
+    }
+  }
+
   @Test func saveJSONIntoAMissingFolderIsRefusedBeforeTheRun() throws {
     let missing = "/nonexistent-\(UUID().uuidString)/run.json"
     #expect {
