@@ -44,6 +44,8 @@ import Testing
     return data
   }
 
+  /// The JSON as a script reads it, declared here rather than decoded as the command's own
+  /// `ComparisonDocument`, so that a key renamed on the command's side fails these tests.
   struct Document: Decodable {
     struct Result: Decodable {
       struct Run: Decodable {
@@ -141,31 +143,33 @@ import Testing
     #expect(rows.last?.contains("(×") == true)
   }
 
+  /// Expects a run saving its JSON to `path` to be refused with a usage error (exit status 64)
+  /// that says `reason`, before it measures anything.
+  static func expectRefusedBeforeTheRun(
+    savingJSONTo path: String, saying reason: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(sourceLocation: sourceLocation) {
+      try run(["-n", "40", "--runs", "1", "--contenders", "engine", "--save-json", path])
+    } throws: { error in
+      let text = String(describing: error)
+      return text.contains("exit status 64") && text.contains(reason)
+        && !text.contains("engine at 40")
+    }
+  }
+
   @Test func saveJSONNamingAFolderIsRefusedBeforeTheRun() throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("comparison-folder-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    #expect {
-      try Self.run([
-        "-n", "40", "--runs", "1", "--contenders", "engine", "--save-json", folder.path,
-      ])
-    } throws: { error in
-      let text = String(describing: error)
-      return text.contains("exit status 64") && text.contains("is a folder; name a file")
-        && !text.contains("engine at 40")
-    }
+    Self.expectRefusedBeforeTheRun(savingJSONTo: folder.path, saying: "is a folder; name a file")
   }
 
-  @Test func saveJSONIntoAMissingFolderIsRefusedBeforeTheRun() throws {
-    let missing = "/nonexistent-\(UUID().uuidString)/run.json"
-    #expect {
-      try Self.run(["-n", "40", "--runs", "1", "--contenders", "engine", "--save-json", missing])
-    } throws: { error in
-      let text = String(describing: error)
-      return text.contains("exit status 64") && text.contains("does not exist or is not writable")
-        && !text.contains("engine at 40")
-    }
+  @Test func saveJSONIntoAMissingFolderIsRefusedBeforeTheRun() {
+    Self.expectRefusedBeforeTheRun(
+      savingJSONTo: "/nonexistent-\(UUID().uuidString)/run.json",
+      saying: "does not exist or is not writable")
   }
 
   @Test func tableOfAFileThatIsNotASavedRunSaysWhichAndWhy() throws {
