@@ -83,6 +83,8 @@ public final class RestorerSession {
       return "Fresh start: state discarded \(reason)."
     case .vetoedByDelegate:
       return "Started fresh: the app declined to restore."
+    case .postponed(let error):
+      return "Started fresh, the saved state kept for a later launch: \(error)."
     }
   }
 

@@ -186,7 +186,8 @@ public struct ArchiveValidation: Sendable, Hashable {
       } else {
         check = .propertyList
       }
-    case .typeMismatch, .keyNotFound, .encodingFailed, .storageFailed, .invalidIdentifier,
+    case .typeMismatch, .keyNotFound, .encodingFailed, .storageFailed, .unsafeStorage,
+      .invalidIdentifier,
       .decodingFailed:
       check = .layout
     }

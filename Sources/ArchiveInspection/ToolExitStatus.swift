@@ -54,7 +54,7 @@ public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
   /// - Parameter code: The error's code.
   public init(for code: RestorationError.Code) {
     switch code {
-    case .storageFailed: self = .unreadable
+    case .storageFailed, .unsafeStorage: self = .unreadable
     case .notPropertyList, .notArchive: self = .notArchive
     case .truncated, .malformed, .checksumMismatch: self = .damaged
     case .unsupportedVersion: self = .unsupportedVersion
@@ -71,7 +71,7 @@ public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
   /// - Returns: A short phrase, or nil when the message says it all.
   public static func summary(for code: RestorationError.Code) -> String? {
     switch code {
-    case .storageFailed: nil
+    case .storageFailed, .unsafeStorage: nil
     case .notPropertyList, .notArchive: "not a restoration archive"
     case .truncated: "damaged archive (truncated)"
     case .malformed: "damaged archive"

@@ -341,6 +341,8 @@ public final class RestorationEngine {
     do {
       bytes = try store.read(.archive, maxSize: settings.limits.maxFileSize)
     } catch {
+      // A folder or file the store refuses to use is left exactly as it is.
+      if error.code == .unsafeStorage { return postpone(error, timings: timings) }
       return discard(.unreadable(error), timings: timings)
     }
     timings[.read] = clock.now - readStart
@@ -367,18 +369,22 @@ public final class RestorationEngine {
       return discard(.crashDuringExtendedRestoration, timings: timings)
     }
     let tries = (marker?.triesLeft ?? InProgressMarker.initialTries) - 1
-    let newMarker = InProgressMarker(
-      triesLeft: marker == nil ? InProgressMarker.initialTries : tries, extended: false)
     if tries <= 0, !settings.developerMode {
-      writeMarker(newMarker)
       return discard(
         .crashesDuringRestoration(launches: InProgressMarker.initialTries), timings: timings)
+    }
+    // Armed before any app code runs. A launch whose attempt cannot be recorded does not
+    // restore: if it crashed, the next launch would not know, and a crash loop would never end.
+    let newMarker = InProgressMarker(
+      triesLeft: marker == nil ? InProgressMarker.initialTries : tries, extended: false)
+    do {
+      try store.write(newMarker.encoded(), to: .inProgressMarker)
+    } catch {
+      return postpone(error, timings: timings)
     }
     pendingRestorations = 1
     restoredArchiveOnDisk = true
 
-    // Waited for before any app code runs, and before the store is called again.
-    let markerWritten = beginWritingMarker(newMarker)
     phaseObserver?(.decodeArchive)
     let decodeStart = clock.now
     let archive: RestorationArchive
@@ -397,12 +403,10 @@ public final class RestorationEngine {
           pendingPaths = BackgroundResult(on: restoreReadQueue) { ArchivedPaths(paths) }
         })
     } catch {
-      markerWritten()
       let located = error.file == nil ? error.inFile(archiveLocation) : error
       pendingRestorations = 0
       return discard(.unreadable(located), timings: timings)
     }
-    markerWritten()
     timings[.decodeArchive] = clock.now - decodeStart
     // The app's first preserve most likely walks a tree of about this archive's size: sized for
     // it, the first preserve of 10,000 objects ran 12% fewer instructions than one whose tables
@@ -546,6 +550,17 @@ public final class RestorationEngine {
     return RestorationReport(outcome: .discarded(reason), timings: timings)
   }
 
+  /// Starts fresh without touching the archive, which a later launch can still restore.
+  private func postpone(
+    _ error: RestorationError,
+    timings: [RestorationReport.Phase: Duration]
+  ) -> RestorationReport {
+    warn(
+      "State restoration postponed: \(error); the app starts fresh and the archive is kept for a later launch"
+    )
+    return RestorationReport(outcome: .postponed(error), timings: timings)
+  }
+
   private var archiveLocation: String {
     (store as? FileArchiveStore)?.path(of: .archive)
       ?? "\(store.location):\(ArchiveStoreItem.archive.rawValue)"
@@ -553,9 +568,22 @@ public final class RestorationEngine {
 
   // MARK: - Store helpers
 
+  /// The crash guard's marker; one that cannot be read, or is not exactly one this engine
+  /// writes, counts as the marker of one launch that crashed during restoration.
   private func readMarker() -> InProgressMarker? {
-    guard let bytes = try? store.read(.inProgressMarker, maxSize: 4096) else { return nil }
-    return InProgressMarker(bytes: bytes)
+    let bytes: [UInt8]?
+    do {
+      bytes = try store.read(.inProgressMarker, maxSize: 4096)
+    } catch {
+      warn("The crash guard's marker cannot be read (\(error)); counted as one crash")
+      return .standIn
+    }
+    guard let bytes else { return nil }
+    guard let marker = InProgressMarker(bytes: bytes) else {
+      warn("The crash guard's marker is not one this engine writes; counted as one crash")
+      return .standIn
+    }
+    return marker
   }
 
   private func writeMarker(_ marker: InProgressMarker) {
@@ -563,33 +591,6 @@ public final class RestorationEngine {
       try store.write(marker.encoded(), to: .inProgressMarker)
     } catch {
       warnMarkerNotWritten(error)
-    }
-  }
-
-  /// Starts writing the marker: on a background queue where the store asks for it
-  /// (``ArchiveStore/writesMarkerInBackground``), else at once.
-  ///
-  /// - Returns: Waits until the marker is written; call it once, before the store is called
-  ///   again and before any app code runs.
-  private func beginWritingMarker(_ marker: InProgressMarker) -> () -> Void {
-    // A phase observer is told of the first phase once the marker is armed, as documented.
-    guard settings.usesBackgroundQueues, store.writesMarkerInBackground, phaseObserver == nil
-    else {
-      writeMarker(marker)
-      return {}
-    }
-    let bytes = marker.encoded()
-    let target = BackgroundStore(store: store)
-    let written = BackgroundResult { () -> RestorationError? in
-      do throws(RestorationError) {
-        try target.store.write(bytes, to: .inProgressMarker)
-        return nil
-      } catch {
-        return error
-      }
-    }
-    return { [weak self] in
-      if let error = written.wait() { self?.warnMarkerNotWritten(error) }
     }
   }
 
@@ -633,22 +634,14 @@ public final class RestorationEngine {
 
 extension RestorationEngine {
   /// Waits until the memory that earlier preserves and restores left to background queues is
-  /// freed, and the disk space of the files they replaced or removed.
+  /// freed.
   ///
   /// A preserve or a restore frees its tables on a background queue once it is done (see
-  /// ``RestorationSettings/usesBackgroundQueues``), and a ``FileArchiveStore`` frees replaced
-  /// archives there (``FileArchiveStore/freesReplacedFilesInBackground``). An app's calls are
+  /// ``RestorationSettings/usesBackgroundQueues``). An app's calls are
   /// seconds apart, and that freeing ends long before the next one; a benchmark or a test that
   /// times calls one right after another waits here first, or the call it times competes with
   /// the last one's freeing for the processor.
   public static func waitForBackgroundFreeing() {
     BackgroundRelease.waitUntilReleased()
   }
-}
-
-/// The store, handed to the background queue that writes the crash guard's marker.
-private struct BackgroundStore: @unchecked Sendable {
-  // Unchecked: the restoring thread does not call the store until the queue's write is done
-  // (``RestorationEngine`` waits for it), so the store is never called from two threads at once.
-  let store: any ArchiveStore
 }

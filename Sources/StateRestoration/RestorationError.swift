@@ -28,6 +28,9 @@ public struct RestorationError: Error, Sendable, Hashable, CustomStringConvertib
     case encodingFailed
     /// Reading or writing the archive store failed.
     case storageFailed
+    /// The state folder or a file in it cannot be used safely: a symbolic link, another user's,
+    /// or open to other users and impossible to make private.
+    case unsafeStorage
     /// An identifier (bundle, scene) cannot be used to name files.
     case invalidIdentifier
     /// An object's state could not be decoded.

@@ -16,6 +16,11 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     /// The delegate's `shouldRestoreApplicationState` returned false (the archive is then
     /// deleted), or there is no delegate (the archive is left alone).
     case vetoedByDelegate
+    /// Restoration could not run safely on this launch, and the app starts fresh with the
+    /// archive left in place for a later launch: the crash guard could not record the attempt
+    /// (a full disk, a read-only folder), or the store refused its folder
+    /// (``RestorationError/Code/unsafeStorage``).
+    case postponed(RestorationError)
 
     /// A sentence for logs.
     public var description: String {
@@ -24,6 +29,7 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
       case .restored: "restored"
       case .discarded(let reason): "discarded \(reason)"
       case .vetoedByDelegate: "vetoed by the delegate"
+      case .postponed(let error): "not restored on this launch, the archive kept: \(error)"
       }
     }
   }
@@ -159,8 +165,7 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
   public enum Phase: String, Sendable, Hashable, CaseIterable {
     /// Reading the archive from the store.
     case read
-    /// Decoding the binary archive, and waiting for the crash guard's marker where the store
-    /// writes it meanwhile (``ArchiveStore/writesMarkerInBackground``).
+    /// Decoding the binary archive.
     case decodeArchive
     /// Creating or finding every object.
     case locateObjects

@@ -14,13 +14,8 @@ public struct RestorationSettings: Sendable, Hashable {
   /// - A preserve: a large walk's records go into the archive while the walk goes on, and two
   ///   fifths of a large archive's bytes and checksum are written on a second thread.
   /// - A restore: a large archive's checksum is computed, its records' paths analysed and half
-  ///   of its states checked while the calling thread checks the rest; with a store that asks
-  ///   for it (``ArchiveStore/writesMarkerInBackground``), the crash guard's marker is written
-  ///   while the archive is read.
+  ///   of its states checked while the calling thread checks the rest.
   /// - Both: the pass's memory is freed on a background queue.
-  ///
-  /// A ``FileArchiveStore`` frees the disk space of replaced archives on a background queue
-  /// whatever this says (``FileArchiveStore/freesReplacedFilesInBackground``).
   ///
   /// The archive's bytes, and what a restore accepts or rejects, are the same either way. App
   /// code is only ever called on the calling thread, and app objects are never released on

@@ -65,12 +65,10 @@ import Testing
     #expect(freed.withLock { $0 } == false)
   }
 
-  /// A store that asks for the crash guard's marker to be written in the background gets it
-  /// written off the restoring thread, and the marker is in the store before the first app
-  /// code runs, however slow the write; without background queues it is written on the
-  /// restoring thread.
+  /// The crash guard's marker is written on the restoring thread and is in the store before
+  /// the first app code runs, however slow the write, with or without background queues.
   @Test(arguments: [true, false])
-  func theMarkerIsWrittenInTheBackgroundAndArmedBeforeAppCodeRuns(background: Bool) throws {
+  func theMarkerIsArmedBeforeAppCodeRuns(background: Bool) throws {
     let store = SlowMarkerStore()
     makeEngine(store: store, delegate: TestDelegate())
       .preserveApplicationState(roots: TalkDemo().roots)
@@ -87,16 +85,15 @@ import Testing
     #expect(report.outcome == .restored)
     #expect(store.markerWriters.withLock { $0.count } == 1)
     let onCaller = store.markerWriters.withLock { $0.first.map { pthread_equal($0, caller) } }
-    #expect(onCaller == (background ? 0 : 1))
+    #expect(onCaller == 1)
     let marker = try #require(markerAtFirstAppCode.withLock { $0 })
     #expect(!marker.isEmpty)
     // Armed during the restore, removed once it finished.
     #expect(store.contents[.inProgressMarker] == nil)
   }
 
-  /// An archive that cannot be read is discarded with its marker, and a marker still being
-  /// written in the background when the read fails is not left behind.
-  @Test func aMarkerWrittenInTheBackgroundIsRemovedWithAnUnreadableArchive() {
+  /// An archive that cannot be read is discarded with the marker armed to read it.
+  @Test func theMarkerIsRemovedWithAnUnreadableArchive() {
     let store = SlowMarkerStore()
     store.contents[.archive] = Array("bplist00 not an archive".utf8)
     let report = makeEngine(store: store, delegate: TestDelegate())
@@ -106,8 +103,6 @@ import Testing
       return
     }
     #expect(store.markerWriters.withLock { $0.count } == 1)
-    // Twice the write's time: a write the restore had not waited for would have landed.
-    usleep(100_000)
     #expect(store.contents[.inProgressMarker] == nil)
     #expect(store.contents[.archive] == nil)
   }
@@ -292,8 +287,7 @@ private struct FreedWitness: Sendable {
   init(onFree: @escaping @Sendable () -> Void) { storage = Storage(onFree) }
 }
 
-/// An in-memory store whose marker writes take 50 ms and ask to be made in the background, as
-/// a disk's would.
+/// An in-memory store whose marker writes take 50 ms, as a disk's may.
 private final class SlowMarkerStore: ArchiveStore, @unchecked Sendable {
   // Unchecked: the engine calls it from one thread at a time, which is what the tests check.
   var contents: [ArchiveStoreItem: [UInt8]] = [:]
@@ -301,7 +295,6 @@ private final class SlowMarkerStore: ArchiveStore, @unchecked Sendable {
   let markerWriters = Mutex<[pthread_t]>([])
 
   var location: String { "slow memory" }
-  var writesMarkerInBackground: Bool { true }
 
   func read(_ item: ArchiveStoreItem, maxSize: Int) throws(RestorationError) -> [UInt8]? {
     contents[item]

@@ -73,14 +73,11 @@ import Testing
         Issue.record("not saved: \(report.outcome)")
         return
       }
-      RestorationEngine.waitForBackgroundFreeing()
       #expect(flushed.paths == [store.folder])
       try store.remove(.snapshot)
-      RestorationEngine.waitForBackgroundFreeing()
       #expect(flushed.paths == [store.folder])
       try store.remove(.archive)
     }
-    RestorationEngine.waitForBackgroundFreeing()
     #expect(flushed.paths == [store.folder, store.folder])
     #expect(try store.read(.archive, maxSize: 1 << 20) == nil)
   }
@@ -100,41 +97,8 @@ import Testing
         engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
       }
       #expect(report.outcome == .restored)
-      RestorationEngine.waitForBackgroundFreeing()
       #expect(flushed.paths == [store.folder, store.folder])
-      try expectOnlySpareOnceFreed(store)
-    }
-  }
-
-  /// A restore's removal of the archive keeps its file as the spare, and the next preserve
-  /// writes into it; a spare in use stays, and the archive is freed instead.
-  @Test func aRestoreLeavesTheArchivesFileToTheNextPreserve() throws {
-    try withStore { store in
-      let live = store.path(of: .archive)
-      let spare = try #require(store.sparePath(of: .archive))
-      let engine = makeEngine(store: store, delegate: TestDelegate())
-      engine.preserveApplicationState(roots: TalkDemo().roots)
-      let preserved = try fileNumber(live)
-      #expect(
-        engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots).outcome == .restored)
-      #expect(!FileManager.default.fileExists(atPath: live))
-      #expect(try fileNumber(spare) == preserved)
-      engine.preserveApplicationState(roots: TalkDemo().roots)
-      #expect(try fileNumber(live) == preserved)
-      #expect(!FileManager.default.fileExists(atPath: spare))
-
-      // A spare that a reader holds is left alone: the removed archive is freed instead.
-      try store.write([1], to: .archive)
-      let kept = try fileNumber(spare)
-      let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: spare))
-      defer { try? reader.close() }
-      #expect(flock(reader.fileDescriptor, LOCK_SH) == 0)
-      try store.remove(.archive)
-      #expect(try fileNumber(spare) == kept)
-      #expect(!FileManager.default.fileExists(atPath: live))
-      try reader.close()
-      try store.removeSpares()
-      try expectEmptyOnceFreed(store)
+      try expectEmpty(store)
     }
   }
 
@@ -148,33 +112,8 @@ import Testing
       try PlatformObservers.$folderFlushed.withValue(flushed.observer) {
         try store.remove([.archive, .inProgressMarker, .snapshot, .discardNote])
       }
-      RestorationEngine.waitForBackgroundFreeing()
       #expect(flushed.paths == [store.folder])
-      try expectOnlySpareOnceFreed(store)
-    }
-  }
-
-  /// A removal's folder flush runs on the queue that frees files; with the switch off, on the
-  /// calling thread before the removal returns.
-  @Test(arguments: [true, false])
-  func aRemovalFlushesTheFolderInTheBackground(inBackground: Bool) throws {
-    try withStore { store in
-      store.freesReplacedFilesInBackground = inBackground
-      try store.write([1], to: .inProgressMarker)
-      let caller = pthread_self()
-      let flushers = Mutex<[pthread_t]>([])
-      let observer = PathObserver { _ in
-        flushers.withLock { $0.append(pthread_self()) }
-      }
-      try PlatformObservers.$folderFlushed.withValue(observer) {
-        try store.remove(.inProgressMarker)
-        #expect(!FileManager.default.fileExists(atPath: store.path(of: .inProgressMarker)))
-        if !inBackground { #expect(flushers.withLock { $0.count } == 1) }
-      }
-      RestorationEngine.waitForBackgroundFreeing()
-      let threads = flushers.withLock { $0 }
-      #expect(threads.count == 1)
-      #expect(threads.allSatisfy { pthread_equal($0, caller) == 0 } == inBackground)
+      try expectEmpty(store)
     }
   }
 
@@ -188,45 +127,6 @@ import Testing
     }
     #expect(error?.message == "refused snapshot.data")
     #expect(store.contents.keys.sorted { $0.rawValue < $1.rawValue } == [.discardNote, .snapshot])
-  }
-
-  /// A replaced or removed item, the archive as the tiny marker, is handed to a background
-  /// queue to be freed, under a temporary name that the stale-file cleanup knows; with the
-  /// switch off, nothing is handed over.
-  @Test(arguments: [true, false])
-  func replacedArchivesAreFreedInTheBackground(inBackground: Bool) throws {
-    try withStore { store in
-      store.freesReplacedFilesInBackground = inBackground
-      // Kept as a spare otherwise, to be written into, not freed.
-      store.reusesReplacedFiles = false
-      let retired = PathLog()
-      let archivePrefix = store.path(of: .archive) + ".\(getpid())."
-      let markerPrefix = store.path(of: .inProgressMarker) + ".\(getpid())."
-      try PlatformObservers.$fileRetired.withValue(retired.observer) {
-        try store.write(Array(repeating: 1, count: 100_000), to: .archive)
-        #expect(retired.paths.isEmpty)  // nothing was replaced
-        let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: store.path(of: .archive)))
-        defer { try? reader.close() }
-        try store.write(Array(repeating: 2, count: 100), to: .archive)
-        #expect(try reader.readToEnd() == Data(repeating: 1, count: 100_000))
-        #expect(retired.paths.count == (inBackground ? 1 : 0))
-        try store.write([7], to: .inProgressMarker)
-        try store.write([8], to: .inProgressMarker)
-        try store.remove(.inProgressMarker)
-        #expect(!FileManager.default.fileExists(atPath: store.path(of: .inProgressMarker)))
-        #expect(retired.paths.count == (inBackground ? 3 : 0))
-        try store.remove(.archive)
-        #expect(!FileManager.default.fileExists(atPath: store.path(of: .archive)))
-        try store.remove(.archive)  // gone already: nothing to hand over
-      }
-      let names = retired.paths
-      #expect(names.count == (inBackground ? 4 : 0))
-      let prefixes = [archivePrefix, markerPrefix, markerPrefix, archivePrefix]
-      for (name, prefix) in zip(names, prefixes) {
-        #expect(name.hasPrefix(prefix) && name.hasSuffix(".tmp"), "\(name)")
-      }
-      try expectEmptyOnceFreed(store)
-    }
   }
 
   @Test func oversizedFileIsRejectedBeforeReading() throws {
@@ -290,8 +190,7 @@ import Testing
     try store.write(Array(repeating: 1, count: 4096), to: .archive)
     // A reader that opened the old file keeps reading the old bytes, whole: the new archive is
     // another file renamed over the old name, never the file under that name overwritten in
-    // place. (The old file is kept, and written into at a later write unless a reader holds a
-    // lock on it: `aReaderHoldingASharedLockKeepsItsFileWhole`.)
+    // place.
     let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: store.path(of: .archive)))
     defer { try? reader.close() }
     let before = try FileManager.default.attributesOfItem(atPath: store.path(of: .archive))
@@ -300,167 +199,6 @@ import Testing
     #expect(before[.systemFileNumber] as? Int != after[.systemFileNumber] as? Int)
     #expect(try reader.readToEnd() == Data(repeating: 1, count: 4096))
     #expect(try store.read(.archive, maxSize: 10_000) == Array(repeating: 2, count: 100))
-  }
-
-  /// A write goes into the file the write before it replaced, swapped into place: the live
-  /// archive is never written into, and each file is reused every other write.
-  @Test(arguments: [false, true])
-  func aRewriteWritesIntoTheFileItsPredecessorReplaced(withoutExchange: Bool) throws {
-    try withStore { store in
-      let live = store.path(of: .archive)
-      let spare = try #require(store.sparePath(of: .archive))
-      #expect(spare == live + ".spare")
-      try PlatformOverrides.$withoutExchange.withValue(withoutExchange) {
-        try store.write(Array(repeating: 1, count: 4096), to: .archive)
-        let first = try fileNumber(live)
-        #expect(!FileManager.default.fileExists(atPath: spare))
-        // Nothing to reuse yet: a new file, and the replaced one becomes the spare.
-        try store.write(Array(repeating: 2, count: 100), to: .archive)
-        let second = try fileNumber(live)
-        #expect(second != first)
-        #expect(try fileNumber(spare) == first)
-        // Written into the first file, cut to its new length, and swapped into place.
-        try store.write(Array(repeating: 3, count: 50), to: .archive)
-        #expect(try fileNumber(live) == first)
-        #expect(try fileNumber(spare) == second)
-        #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 3, count: 50))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: spare)) == Data(repeating: 2, count: 100))
-        try store.write(Array(repeating: 4, count: 8192), to: .archive)
-        #expect(try fileNumber(live) == second)
-        #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 4, count: 8192))
-      }
-      for path in [live, spare] {
-        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-        #expect(mode == 0o600, "\(path)")
-      }
-      // Removing the item makes its file the spare; the spare it replaces is freed.
-      let last = try fileNumber(live)
-      try store.remove(.archive)
-      #expect(!FileManager.default.fileExists(atPath: live))
-      #expect(try fileNumber(spare) == last)
-      try store.removeSpares()
-      try expectEmptyOnceFreed(store)
-    }
-  }
-
-  /// A removal makes the removed file the spare, and frees the spare it replaces, in the
-  /// background or at once.
-  @Test(arguments: [true, false])
-  func aRemovedArchiveReplacesTheSpare(inBackground: Bool) throws {
-    try withStore { store in
-      store.freesReplacedFilesInBackground = inBackground
-      let live = store.path(of: .archive)
-      let spare = try #require(store.sparePath(of: .archive))
-      try store.write([1], to: .archive)
-      try store.write([2], to: .archive)
-      let second = try fileNumber(live)
-      #expect(FileManager.default.fileExists(atPath: spare))
-      try store.remove(.archive)
-      #expect(try fileNumber(spare) == second)
-      #expect(try Data(contentsOf: URL(fileURLWithPath: spare)) == Data([2]))
-      try expectOnlySpareOnceFreed(store)
-    }
-  }
-
-  /// A reader that holds a shared lock on the file it opened keeps reading it whole however
-  /// many writes follow: a write does not reuse a locked spare, and goes to a new file.
-  @Test func aReaderHoldingASharedLockKeepsItsFileWhole() throws {
-    try withStore { store in
-      let live = store.path(of: .archive)
-      try store.write(Array(repeating: 1, count: 4096), to: .archive)
-      let first = try fileNumber(live)
-      let reader = try FileHandle(forReadingFrom: URL(fileURLWithPath: live))
-      defer { try? reader.close() }
-      #expect(flock(reader.fileDescriptor, LOCK_SH) == 0)
-      for value in 2...4 {
-        try store.write(Array(repeating: UInt8(value), count: 100), to: .archive)
-        #expect(try fileNumber(live) != first)
-      }
-      #expect(try reader.readToEnd() == Data(repeating: 1, count: 4096))
-      #expect(try store.read(.archive, maxSize: 1 << 20) == Array(repeating: 4, count: 100))
-    }
-  }
-
-  /// A read takes a shared lock, so a writer reuses no file while it is read: it waits while
-  /// a writer holds the file it has just swapped into place.
-  @Test func aReadWaitsForTheWriterThatHoldsTheFile() throws {
-    try withStore { store in
-      try store.write([1, 2, 3], to: .archive)
-      let writer = try FileHandle(forUpdating: URL(fileURLWithPath: store.path(of: .archive)))
-      defer { try? writer.close() }
-      #expect(flock(writer.fileDescriptor, LOCK_EX) == 0)
-      let clock = ContinuousClock()
-      let start = clock.now
-      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
-        flock(writer.fileDescriptor, LOCK_UN)
-      }
-      #expect(try store.read(.archive, maxSize: 16) == [1, 2, 3])
-      #expect(clock.now - start >= .milliseconds(250))
-    }
-  }
-
-  /// A spare that is not the store's own file with one name is never written into: not through
-  /// a symbolic link, nor into a file that has another name or other permissions.
-  @Test func aSpareThatIsNotAPlainFileOfItsOwnIsLeftAlone() throws {
-    let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
-    let store = try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app")
-    let spare = try #require(store.sparePath(of: .archive))
-    let outside = root.path + "/outside"
-    #expect(FileManager.default.createFile(atPath: outside, contents: Data([9, 9, 9])))
-    try store.write([1], to: .archive)
-    // Two writes with the spare in place: the outside file stays as it was.
-    func expectOutsideUntouched(writing values: [UInt8]) throws {
-      for value in values { try store.write([value], to: .archive) }
-      #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data([9, 9, 9]))
-      #expect(try store.read(.archive, maxSize: 16) == [values.last ?? 0])
-    }
-    try FileManager.default.createSymbolicLink(atPath: spare, withDestinationPath: outside)
-    try expectOutsideUntouched(writing: [2, 3])
-    try FileManager.default.removeItem(atPath: spare)
-    try FileManager.default.linkItem(atPath: outside, toPath: spare)
-    try expectOutsideUntouched(writing: [4, 5])
-
-    // A spare whose permissions were changed would pass them on to the archive: not used.
-    try FileManager.default.removeItem(atPath: spare)
-    try store.write([6], to: .archive)
-    let opened = try fileNumber(spare)
-    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: spare)
-    try store.write([7], to: .archive)
-    #expect(try fileNumber(store.path(of: .archive)) != opened)
-    let mode =
-      try FileManager.default.attributesOfItem(atPath: store.path(of: .archive))[
-        .posixPermissions] as? Int
-    #expect(mode == 0o600)
-    #expect(try store.read(.archive, maxSize: 16) == [7])
-  }
-
-  /// Only the archive and the snapshot, which can be large, keep a spare; none is kept with
-  /// the switch off.
-  @Test func onlyLargeItemsKeepASpareAndOnlyWhenAsked() throws {
-    try withStore { store in
-      for item in ArchiveStoreItem.allCases {
-        try store.write([1], to: item)
-        try store.write([2], to: item)
-      }
-      RestorationEngine.waitForBackgroundFreeing()
-      var names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
-      let items = Set(ArchiveStoreItem.allCases.map(\.rawValue))
-      #expect(names == items.union(["data.data.spare", "snapshot.data.spare"]))
-      #expect(store.sparePath(of: .inProgressMarker) == nil)
-
-      // Turned off, the store still removes the spares it kept before, and keeps no more.
-      store.reusesReplacedFiles = false
-      try store.remove(ArchiveStoreItem.allCases)
-      try expectEmptyOnceFreed(store)
-      for item in ArchiveStoreItem.allCases {
-        try store.write([1], to: item)
-        try store.write([2], to: item)
-      }
-      RestorationEngine.waitForBackgroundFreeing()
-      names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
-      #expect(names == items)
-    }
   }
 
   @Test func temporaryFilesOfDeadWritersAreRemovedAndLiveOnesKept() throws {
@@ -477,10 +215,13 @@ import Testing
         FileManager.default.createFile(atPath: store.folder + "/" + name, contents: Data([9])))
     }
     try store.write([1], to: .archive)
-    // The archive the write replaced is kept as the spare, to write the next one into.
-    RestorationEngine.waitForBackgroundFreeing()
-    let names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
-    #expect(names == ["data.data", "data.data.spare", live])
+    var names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
+    #expect(names == ["data.data", live])
+    // A removal removes them too.
+    #expect(FileManager.default.createFile(atPath: store.folder + "/" + dead, contents: Data([9])))
+    try store.remove(.archive)
+    names = Set(try FileManager.default.contentsOfDirectory(atPath: store.folder))
+    #expect(names == [live])
   }
 
   @Test func unwritableFolderGivesAClearError() throws {
@@ -540,28 +281,10 @@ private func withStore(_ body: (FileArchiveStore) throws -> Void) throws {
   try body(try FileArchiveStore(stateRoot: root.path, bundleIdentifier: "app"))
 }
 
-/// A file's number on its file system (its inode).
-private func fileNumber(_ path: String) throws -> Int {
-  try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
-}
-
-/// Expects the store's folder to hold only the archive's spare once the background queues have
-/// freed what they hold, then removes the spare.
-private func expectOnlySpareOnceFreed(
+/// Expects the store's folder to be empty.
+private func expectEmpty(
   _ store: FileArchiveStore, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
-  RestorationEngine.waitForBackgroundFreeing()
-  let names = try FileManager.default.contentsOfDirectory(atPath: store.folder)
-  #expect(names == ["data.data.spare"], sourceLocation: sourceLocation)
-  try store.removeSpares()
-  try expectEmptyOnceFreed(store, sourceLocation: sourceLocation)
-}
-
-/// Expects the store's folder to be empty once the background queues have freed what they hold.
-private func expectEmptyOnceFreed(
-  _ store: FileArchiveStore, sourceLocation: SourceLocation = #_sourceLocation
-) throws {
-  RestorationEngine.waitForBackgroundFreeing()
   let names = try FileManager.default.contentsOfDirectory(atPath: store.folder)
   #expect(names.isEmpty, "left: \(names)", sourceLocation: sourceLocation)
 }

@@ -31,9 +31,6 @@ import Testing
 
     var archiveExists: Bool { FileManager.default.fileExists(atPath: archiveURL.path) }
 
-    /// The file a writer reuses for the next archive (`FileArchiveStore.reusesReplacedFiles`).
-    var spareURL: URL { folder.appendingPathComponent("data.data.spare") }
-
     func temporaryFiles() -> [String] {
       ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
         .filter { $0.hasSuffix(".tmp") }
@@ -80,8 +77,6 @@ import Testing
   /// the same generation and writer, as many objects as the root says, every text as long as
   /// the root says.
   private func readWholeGeneration(_ url: URL) throws -> Generation {
-    // Read as the store reads, under a shared lock: a writer then never reuses the file being
-    // read as its spare (`FileArchiveStore.reusesReplacedFiles`).
     let bytes = try #require(try readFileContents(at: url.path, maxSize: 1 << 30))
     let archive = try RestorationArchive(decoding: bytes)
     let root = try #require(archive.records.first { $0.identifierPath == "Root" })
@@ -106,22 +101,6 @@ import Testing
     return Generation(number: Int(number), writer: writer)
   }
 
-  /// Whether the spare holds a write that a kill cut short.
-  ///
-  /// Such a spare is torn, or whole but newer than the archive, not swapped into place yet.
-  /// Between writes it holds an older generation, or is absent.
-  private func spareHoldsAnUnfinishedWrite(
-    _ helper: Helper, after generation: Generation
-  ) throws -> Bool {
-    guard let bytes = try readFileContents(at: helper.spareURL.path, maxSize: 1 << 30) else {
-      return false
-    }
-    guard let archive = try? RestorationArchive(decoding: bytes) else { return true }
-    let root = archive.records.first { $0.identifierPath == "Root" }
-    guard case .integer(let number) = root?.state["generation"] else { return true }
-    return number > generation.number
-  }
-
   @Test func killedAtAnyInstantTheArchiveIsAWholeEarlierOrLaterState() throws {
     let helper = try Helper()
     defer { helper.remove() }
@@ -130,7 +109,6 @@ import Testing
     var last = 0
     var readings = 0
     var killsDuringAWrite = 0
-    var killsDuringAWriteIntoTheSpare = 0
     var generator = SystemRandomNumberGenerator()
     // Kills come 2 to 60 ms after the start. On a machine so busy that the helper rarely writes
     // within that, the window grows by half after each 20 kills that added fewer than 2
@@ -147,15 +125,7 @@ import Testing
         if last - checkpoint < 2 { window = min(window * 3 / 2, 1_000_000) }
         checkpoint = last
       }
-      // Every other helper writes each archive to a new file rather than into the spare, and
-      // every fourth pauses halfway through each write into the spare: a torn spare.
-      let mode: [String] =
-        switch kill % 4 {
-        case 0, 2: ["--no-spare"]
-        case 3: ["--pause-spare-writes", "2"]
-        default: []
-        }
-      let process = try helper.start(["preserve-loop", "--from", "\(last + 1)"] + mode)
+      let process = try helper.start(["preserve-loop", "--from", "\(last + 1)"])
       // A random instant: before the first write, during one, or between two.
       usleep(UInt32.random(in: 2_000...window, using: &generator))
       Glibc.kill(process.processIdentifier, SIGKILL)
@@ -168,9 +138,6 @@ import Testing
       }
       let generation = try readWholeGeneration(helper.archiveURL)
       readings += 1
-      if try spareHoldsAnUnfinishedWrite(helper, after: generation) {
-        killsDuringAWriteIntoTheSpare += 1
-      }
       // Never older than what an earlier kill left: a write is all or nothing.
       #expect(generation.number >= last, "kill \(kill)")
       last = generation.number
@@ -179,54 +146,16 @@ import Testing
     #expect(last >= 20, "the helper kept making progress between kills")
     print(
       "\(kills) kills: \(readings) left an archive, \(killsDuringAWrite) landed during a write"
-        + " to a new file, \(killsDuringAWriteIntoTheSpare) during a write into the spare;"
-        + " generations preserved: \(last); kill window \(window / 1000) ms")
-    // Kills that landed between creating the temporary file and renaming it, or between
-    // starting to write into the spare and swapping it into place: the cases that matter.
-    // Without them, this test would only have killed idle processes.
+        + "; generations preserved: \(last); kill window \(window / 1000) ms")
+    // Kills that landed between creating the temporary file and renaming it: the case that
+    // matters. Without them, this test would only have killed idle processes.
     #expect(killsDuringAWrite > 0)
-    #expect(killsDuringAWriteIntoTheSpare > 0)
 
     // The next write removes the temporary files of the writers killed mid-write.
     let finish = try helper.run(["preserve-loop", "--from", "\(last + 1)", "--count", "1"])
     #expect(finish.status == 0, "\(finish.standardError)")
     #expect(helper.temporaryFiles().isEmpty)
     #expect(try readWholeGeneration(helper.archiveURL).number == last + 1)
-  }
-
-  /// A process that exits right after replacing its archive, before the background queue has
-  /// freed the old one, frees it on its way out: no temporary file is left behind.
-  @Test func aProcessExitingBeforeTheOldArchiveIsFreedLeavesNoTemporaryFile() throws {
-    let helper = try Helper()
-    defer { helper.remove() }
-    let clock = ContinuousClock()
-    let start = clock.now
-    // The second generation replaces the first; the queue that frees the first is held for
-    // 600 ms, far longer than the process takes to end otherwise.
-    let result = try helper.run([
-      "preserve-loop", "--count", "2", "--hold-removals", "600", "--no-spare",
-    ])
-    #expect(result.status == 0, "\(result.standardError)")
-    #expect(clock.now - start >= .milliseconds(600), "the exit waited for the freeing")
-    #expect(helper.temporaryFiles().isEmpty)
-    #expect(try readWholeGeneration(helper.archiveURL).number == 2)
-  }
-
-  /// A child made by `fork()` inherits the count of removals its parent queued, but not the
-  /// threads that would finish them: its exit does not wait for them.
-  @Test func aForkedChildExitsWithoutWaitingForItsParentsRemovals() throws {
-    let helper = try Helper()
-    defer { helper.remove() }
-    let result = try helper.run([
-      "preserve-loop", "--count", "2", "--hold-removals", "1500", "--fork-child-that-exits",
-      "--no-spare",
-    ])
-    #expect(result.status == 0, "\(result.standardError)")
-    let line = result.standardOutput.split(separator: "\n").first { $0.hasPrefix("child exited") }
-    let milliseconds = try #require(
-      line?.split(separator: " ").dropFirst(3).first.flatMap { Int($0) })
-    #expect(milliseconds < 1_000, "the child waited for its parent's queue")
-    #expect(helper.temporaryFiles().isEmpty)
   }
 
   @Test func twoProcessesPreservingAtOnceLeaveOneWholeArchive() throws {

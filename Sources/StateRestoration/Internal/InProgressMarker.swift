@@ -10,9 +10,18 @@ struct InProgressMarker: Equatable {
   static let extendedKey = "kRestorationExtended"
   /// The tries a fresh marker holds.
   static let initialTries = 2
+  /// What a marker that is not exactly one the engine writes counts as: the marker of one
+  /// launch that crashed during restoration.
+  static let standIn = InProgressMarker(triesLeft: initialTries, extended: false)
 
+  /// The tries left, from 0 to ``initialTries``.
   var triesLeft: Int
   var extended: Bool
+
+  init(triesLeft: Int, extended: Bool) {
+    self.triesLeft = min(max(triesLeft, 0), Self.initialTries)
+    self.extended = extended
+  }
 
   func encoded() -> [UInt8] {
     var writer = BinaryPropertyListWriter()
@@ -25,21 +34,21 @@ struct InProgressMarker: Equatable {
     return writer.makeBytes(top: top)
   }
 
-  init(triesLeft: Int, extended: Bool) {
-    self.triesLeft = triesLeft
-    self.extended = extended
-  }
-
-  /// Reads a marker; nil for a file that is not one (treated as absent).
+  /// Reads a marker exactly as ``encoded()`` writes it: a dictionary of the two keys, the
+  /// tries an integer from 0 to ``initialTries``.
+  ///
+  /// - Returns: The marker, or nil for anything else.
   init?(bytes: [UInt8]) {
     guard
       case .dictionary(let fields) = try? BinaryPropertyListReader.readValue(
         bytes,
         limits: ArchiveLimits(maxFileSize: 4096, maxObjectCount: 64, maxDepth: 4)
       ),
-      let tries = fields[Self.triesLeftKey].flatMap(Int.init(stateValue:))
+      fields.count == 2,
+      case .integer(let tries) = fields[Self.triesLeftKey],
+      (0...Int64(Self.initialTries)).contains(tries),
+      case .bool(let extended) = fields[Self.extendedKey]
     else { return nil }
-    triesLeft = tries
-    extended = fields[Self.extendedKey].flatMap(Bool.init(stateValue:)) ?? false
+    self.init(triesLeft: Int(tries), extended: extended)
   }
 }

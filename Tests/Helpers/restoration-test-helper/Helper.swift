@@ -22,9 +22,6 @@ struct StateOptions: ParsableArguments {
   @Flag(help: "Keep the archive through crashes and force quits.")
   var developerMode = false
 
-  @Flag(help: "Free each replaced archive instead of keeping it to write the next one into.")
-  var noSpare = false
-
   func makeEngine() throws -> RestorationEngine {
     let registry = RestorationRegistry()
     var logger = Logger(label: "restoration-test-helper") {
@@ -33,7 +30,6 @@ struct StateOptions: ParsableArguments {
     logger.logLevel = .info
     let store = try FileArchiveStore(
       stateRoot: stateRoot, bundleIdentifier: "com.example.ReliabilityHelper")
-    store.reusesReplacedFiles = !noSpare
     return RestorationEngine(
       applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.ReliabilityHelper"),
       store: store,
@@ -74,31 +70,7 @@ struct PreserveLoop: ParsableCommand {
   @Option(help: "A tag written into every object, so that two writers' archives differ.")
   var writer = "A"
 
-  @Option(
-    help: """
-      Hold the queue that frees replaced archives for this many milliseconds first, so that \
-      the process ends before it frees them.
-      """)
-  var holdRemovals: Int?
-
-  @Option(
-    help: """
-      Pause every write into the spare halfway for this many milliseconds, so that a kill \
-      lands in the middle of one.
-      """)
-  var pauseSpareWrites: Int?
-
-  @Flag(
-    help: """
-      Then fork a child that exits at once, and print how long its exit took: a child inherits \
-      the count of removals queued, but not the threads that would finish them.
-      """)
-  var forkChildThatExits = false
-
   func run() throws {
-    defer { if forkChildThatExits { forkChildThatExitsAtOnce() } }
-    if let holdRemovals { delayBackgroundFileRemovals(by: .milliseconds(holdRemovals)) }
-    if let pauseSpareWrites { pauseSpareWritesHalfway(for: .milliseconds(pauseSpareWrites)) }
     let engine = try state.makeEngine()
     let delegate = Delegate()
     engine.delegate = delegate
@@ -112,20 +84,6 @@ struct PreserveLoop: ParsableCommand {
       generation += 1
     }
   }
-}
-
-/// Forks a child that calls `exit(0)` at once, and prints how long the child took to end.
-private func forkChildThatExitsAtOnce() {
-  let clock = ContinuousClock()
-  let start = clock.now
-  let child = fork()
-  if child == 0 { exit(0) }
-  var status: Int32 = 0
-  waitpid(child, &status, 0)
-  let elapsed = clock.now - start
-  print(
-    "child exited in \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms"
-  )
 }
 
 /// Launches the app once: restores (reporting the outcome on standard output), then, with

@@ -1,0 +1,306 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A folder that holds one user's private state, opened so that nothing in it can lead
+/// elsewhere: each folder below the root is opened without following a symbolic link, must
+/// belong to the user, and is made `0700` if it was open to others; files are opened relative
+/// to it, without following links, and written `0600`.
+///
+/// Working from the open folder rather than from paths means a link swapped in after the
+/// checks cannot redirect a read or a write either.
+package final class PrivateFolder {
+  /// The folder's path, for messages.
+  package let path: String
+  private let descriptor: Int32
+
+  private init(descriptor: Int32, path: String) {
+    self.descriptor = descriptor
+    self.path = path
+  }
+
+  deinit { close(descriptor) }
+
+  /// Opens the folder `components` below `root`.
+  ///
+  /// The root is the folder the user chose, and may be reached through links; every component
+  /// below it is checked as the type's summary says.
+  ///
+  /// - Parameters:
+  ///   - root: The folder to start from.
+  ///   - components: The folders below it, one name each.
+  ///   - creating: Create missing folders (mode `0700`), the root's missing parents included.
+  /// - Returns: The folder, or nil when it does not exist and `creating` is false.
+  /// - Throws: ``RestorationError`` naming the folder: ``RestorationError/Code/unsafeStorage``
+  ///   for a link, another user's folder, or one that cannot be made private;
+  ///   ``RestorationError/Code/storageFailed`` for anything else the system refused.
+  package static func open(
+    root: String, components: [String], creating: Bool
+  ) throws(RestorationError) -> PrivateFolder? {
+    let rootPath = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+    var descriptor = openFolder(rootPath)
+    if descriptor < 0, errno == ENOENT {
+      guard creating else { return nil }
+      try createFolders(rootPath)
+      descriptor = openFolder(rootPath)
+    }
+    guard descriptor >= 0 else {
+      throw RestorationError(
+        .storageFailed, "cannot open folder: \(Platform.errorDescription())", file: rootPath)
+    }
+    var folder = PrivateFolder(descriptor: descriptor, path: rootPath)
+    for name in components {
+      guard let child = try folder.openChild(name, creating: creating) else { return nil }
+      folder = child
+    }
+    return folder
+  }
+
+  /// Opens a folder inside this one, with the checks of ``open(root:components:creating:)``.
+  private func openChild(_ name: String, creating: Bool) throws(RestorationError) -> PrivateFolder?
+  {
+    let childPath = "\(path)/\(name)"
+    let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+    var child = openat(descriptor, name, flags)
+    if child < 0, errno == ENOENT {
+      guard creating else { return nil }
+      if mkdirat(descriptor, name, 0o700) != 0, errno != EEXIST {
+        throw RestorationError(
+          .storageFailed, "cannot create folder: \(Platform.errorDescription())", file: childPath)
+      }
+      child = openat(descriptor, name, flags)
+    }
+    guard child >= 0 else {
+      let code = errno
+      var status = stat()
+      if fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 {
+        if status.st_mode & S_IFMT == S_IFLNK {
+          throw RestorationError(
+            .unsafeStorage, "is a symbolic link; state is never read or written through one",
+            file: childPath)
+        }
+        if status.st_mode & S_IFMT != S_IFDIR {
+          throw RestorationError(.storageFailed, "exists but is not a folder", file: childPath)
+        }
+      }
+      throw RestorationError(
+        .storageFailed, "cannot open folder: \(Platform.errorDescription(code))", file: childPath)
+    }
+    let folder = PrivateFolder(descriptor: child, path: childPath)
+    try folder.makePrivate()
+    return folder
+  }
+
+  /// Checks that the open folder is the user's own, and takes other users' access away.
+  private func makePrivate() throws(RestorationError) {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw RestorationError(
+        .storageFailed, "cannot stat: \(Platform.errorDescription())", file: path)
+    }
+    guard status.st_uid == geteuid() else {
+      throw RestorationError(
+        .unsafeStorage, "belongs to user \(status.st_uid), not to this user (\(geteuid()))",
+        file: path)
+    }
+    if status.st_mode & 0o7777 != 0o700, fchmod(descriptor, 0o700) != 0 {
+      throw RestorationError(
+        .unsafeStorage,
+        "is open to other users (mode \(String(status.st_mode & 0o7777, radix: 8))) and cannot be made private: \(Platform.errorDescription())",
+        file: path)
+    }
+  }
+
+  /// Creates a folder and its missing parents, each new one `0700`.
+  private static func createFolders(_ path: String) throws(RestorationError) {
+    var current = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+      current += "/" + component
+      if mkdir(current, 0o700) != 0, errno != EEXIST {
+        throw RestorationError(
+          .storageFailed, "cannot create folder: \(Platform.errorDescription())", file: current)
+      }
+    }
+  }
+
+  // MARK: - Files
+
+  /// Reads a whole file of the folder.
+  ///
+  /// - Parameters:
+  ///   - name: The file's name.
+  ///   - maxSize: The largest size accepted; a larger file fails before anything is read.
+  /// - Returns: The bytes, or nil when there is no such file.
+  /// - Throws: ``RestorationError`` naming the file: ``RestorationError/Code/unsafeStorage``
+  ///   for a link or another user's file, ``RestorationError/Code/limitExceeded`` for a file
+  ///   above `maxSize`, ``RestorationError/Code/storageFailed`` otherwise.
+  package func read(_ name: String, maxSize: Int) throws(RestorationError) -> [UInt8]? {
+    let filePath = "\(path)/\(name)"
+    // O_NONBLOCK: a FIFO without a writer would block the open forever; it is refused below.
+    let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    if file < 0 {
+      switch errno {
+      case ENOENT: return nil
+      case ELOOP:
+        throw RestorationError(
+          .unsafeStorage, "is a symbolic link; state is never read through one", file: filePath)
+      default:
+        throw RestorationError(
+          .storageFailed, "cannot open: \(Platform.errorDescription())", file: filePath)
+      }
+    }
+    defer { close(file) }
+    return try Platform.readOpenFile(file, path: filePath, maxSize: maxSize, ownedByUser: true)
+  }
+
+  /// Replaces a file of the folder atomically and durably: the bytes go to a new temporary
+  /// file (`0600`), which is flushed and renamed over the file, and the folder is flushed; a
+  /// process killed at any instant leaves the old file or the new one, whole.
+  ///
+  /// Temporary files that killed writers left behind are removed first.
+  ///
+  /// - Throws: ``RestorationError`` naming the file and the system's reason; the old file is
+  ///   kept.
+  package func write(_ bytes: [UInt8], to name: String) throws(RestorationError) {
+    removeStaleTemporaryFiles()
+    let temporary = "\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let temporaryPath = "\(path)/\(temporary)"
+    let file = openat(
+      descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard file >= 0 else {
+      throw RestorationError(
+        .storageFailed, "cannot create a temporary file: \(Platform.errorDescription())",
+        file: temporaryPath)
+    }
+    var failure: RestorationError?
+    func fail(_ what: String, _ code: Int32 = errno) {
+      failure = RestorationError(
+        .storageFailed, "cannot \(what): \(Platform.errorDescription(code))", file: temporaryPath)
+    }
+    // Exactly `0600`, which a umask may have narrowed.
+    if fchmod(file, 0o600) != 0 {
+      fail("set permissions")
+    } else {
+      let code = bytes.withUnsafeBytes { writeFully($0, to: file) }
+      if code != 0 {
+        fail("write", code)
+      } else if fsync(file) != 0 {
+        fail("flush")
+      }
+    }
+    close(file)
+    if failure == nil, renameat(descriptor, temporary, descriptor, name) != 0 {
+      failure = RestorationError(
+        .storageFailed, "cannot rename into place: \(Platform.errorDescription())",
+        file: "\(path)/\(name)")
+    }
+    if let failure {
+      unlinkat(descriptor, temporary, 0)
+      throw failure
+    }
+    flush()
+  }
+
+  /// Opens a file of the folder for appending, creating it `0600`.
+  ///
+  /// - Returns: The descriptor; the caller closes it.
+  /// - Throws: ``RestorationError`` naming the file: a link is refused.
+  package func openForAppending(_ name: String) throws(RestorationError) -> Int32 {
+    let filePath = "\(path)/\(name)"
+    let file = openat(
+      descriptor, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+      0o600)
+    guard file >= 0 else {
+      let code = errno
+      throw RestorationError(
+        code == ELOOP ? .unsafeStorage : .storageFailed,
+        code == ELOOP
+          ? "is a symbolic link; state is never written through one"
+          : "cannot open: \(Platform.errorDescription(code))",
+        file: filePath)
+    }
+    var status = stat()
+    guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      status.st_uid == geteuid(), fchmod(file, 0o600) == 0
+    else {
+      close(file)
+      throw RestorationError(
+        .unsafeStorage, "is not a regular file of this user that can be made private",
+        file: filePath)
+    }
+    return file
+  }
+
+  /// Removes files of the folder, and the temporary files that killed writers left behind.
+  ///
+  /// A missing file is not an error. The folder is flushed once, if anything went.
+  ///
+  /// - Throws: ``RestorationError`` naming the first file that could not be removed; the
+  ///   others are removed.
+  package func remove(_ names: [String]) throws(RestorationError) {
+    var failure: RestorationError?
+    var removedAny = removeStaleTemporaryFiles() > 0
+    for name in names {
+      if unlinkat(descriptor, name, 0) == 0 {
+        removedAny = true
+      } else if errno != ENOENT, failure == nil {
+        failure = RestorationError(
+          .storageFailed, "cannot remove: \(Platform.errorDescription())", file: "\(path)/\(name)")
+      }
+    }
+    if removedAny { flush() }
+    if let failure { throw failure }
+  }
+
+  /// The names of the folder's entries.
+  package func entries() -> [String] {
+    let copy = dup(descriptor)
+    guard copy >= 0, let directory = fdopendir(copy) else {
+      if copy >= 0 { close(copy) }
+      return []
+    }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != ".", name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  /// Removes the temporary files of writers that no longer run.
+  ///
+  /// A temporary file is `<name>.<pid>.<random>.tmp`; those of live processes are left, since
+  /// one may be writing right now.
+  ///
+  /// - Returns: How many files were removed.
+  @discardableResult
+  package func removeStaleTemporaryFiles() -> Int {
+    var removed = 0
+    for name in entries() where name.hasSuffix(".tmp") {
+      let parts = name.split(separator: ".")
+      guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), pid > 0 else { continue }
+      if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH, unlinkat(descriptor, name, 0) == 0 {
+        removed += 1
+      }
+    }
+    return removed
+  }
+
+  /// Flushes the folder's entries, so that a rename or a removal survives a power loss.
+  private func flush() {
+    PlatformObservers.folderFlushed?(path)
+    fsync(descriptor)
+  }
+}
+
+/// Opens a folder by path, following links: the root a user chose.
+private func openFolder(_ path: String) -> Int32 {
+  open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+}
