@@ -1,27 +1,28 @@
 import Foundation
 import Logging
+import StateRestoration
 import Synchronization
 
-/// An append-only log file shared by the handlers of one process.
+/// An append-only log file shared by the handlers of one process, private as the archive is
+/// (`0600`, never written through a symbolic link).
 final class LogFile: Sendable {
-  private let handle: Mutex<FileHandle?>
+  private let descriptor: Int32
 
   init(path: String) {
     let url = URL(fileURLWithPath: path)
-    try? FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    if !FileManager.default.fileExists(atPath: path) {
-      _ = FileManager.default.createFile(atPath: path, contents: nil)
-    }
-    let handle = try? FileHandle(forWritingTo: url)
-    _ = try? handle?.seekToEnd()
-    self.handle = Mutex(handle)
+    let folder = try? PrivateFolder.open(
+      root: url.deletingLastPathComponent().path, components: [], creating: true)
+    descriptor = (try? folder?.openForAppending(url.lastPathComponent)) ?? -1
+  }
+
+  deinit {
+    if descriptor >= 0 { close(descriptor) }
   }
 
   func append(_ line: String) {
-    handle.withLock { handle in
-      try? handle?.write(contentsOf: Data((line + "\n").utf8))
-    }
+    guard descriptor >= 0 else { return }
+    // One write per line, appended: lines of two threads never interleave.
+    _ = Array((line + "\n").utf8).withUnsafeBytes { writeFully($0, to: descriptor) }
   }
 }
 

@@ -194,6 +194,8 @@ struct Restorer: ParsableCommand {
       }
     }
     application.launch()
+    // Said once the terminal is back to normal: the status line has room for the gist only.
+    defer { Self.explainPostponedRestoration(application) }
     let session = RestorerSession(application: application, width: size.width, height: size.height)
     application.snapshotProvider = { [unowned session] in session.render().text }
 
@@ -208,11 +210,11 @@ struct Restorer: ParsableCommand {
           case .none: continue
           case .home:
             terminal.leave()
-            goHome(application, store: store, logFile: logFile)
+            try goHome(application, store: store, logFile: logFile)
             return
           case .forceQuit:
             terminal.leave()
-            forceQuit(application, logFile: logFile)
+            try forceQuit(application, store: store, logFile: logFile)
             return
           }
         }
@@ -227,7 +229,7 @@ struct Restorer: ParsableCommand {
     }
     // The system asked the app to go (SIGTERM, SIGHUP or SIGINT), or the terminal went away.
     terminal.leave()
-    goHome(application, store: store, logFile: logFile)
+    try goHome(application, store: store, logFile: logFile)
   }
 
   private func redraw(_ session: RestorerSession, _ terminal: Terminal) {
@@ -266,6 +268,7 @@ struct Restorer: ParsableCommand {
       }
     }
     application.launch()
+    Self.explainPostponedRestoration(application)
     let session = RestorerSession(application: application, width: width, height: height)
     application.snapshotProvider = { [unowned session] in session.render().text }
     for key in keys {
@@ -273,16 +276,16 @@ struct Restorer: ParsableCommand {
       case .none:
         continue
       case .home:
-        print(session.render().text)
-        goHome(application, store: store, logFile: logFile)
+        print(LaunchSnapshot.printable(session.render().text))
+        try goHome(application, store: store, logFile: logFile)
         return
       case .forceQuit:
-        print(session.render().text)
-        forceQuit(application, logFile: logFile)
+        print(LaunchSnapshot.printable(session.render().text))
+        try forceQuit(application, store: store, logFile: logFile)
         return
       }
     }
-    print(session.render().text)
+    print(LaunchSnapshot.printable(session.render().text))
     print("")
     print(
       "The keys ran out with the app in the foreground; it exits without preserving (end with h to preserve)."
@@ -292,34 +295,66 @@ struct Restorer: ParsableCommand {
 
   // MARK: - Lifecycle
 
-  private func goHome(_ application: Application, store: FileArchiveStore, logFile: String?) {
+  /// Moves the app to the background and ends the process, as iOS kills a suspended app.
+  ///
+  /// - Throws: ``ExitCode`` 1 when the state could not be saved, so that neither the user nor
+  ///   a script believes it was.
+  private func goHome(
+    _ application: Application, store: FileArchiveStore, logFile: String?
+  ) throws {
     let report = application.enterBackground()
     application.terminate(.systemKillAfterBackground)
+    var failed = false
     switch report?.outcome {
     case .saved(let bytes):
       print("Home: state preserved (\(bytes) bytes) in")
       print("  \(store.path(of: .archive))")
       print("The suspended app was then killed, as iOS does. Run restorer again to resume.")
     case .failed(let error):
-      print("Home: preserving the state failed: \(error)")
+      printError("restorer: the state was not saved: \(error)")
+      failed = true
     case .notOptedIn, nil:
       print("Home: nothing was preserved.")
     }
     printLogLocation(logFile)
+    if failed { throw ExitCode.failure }
   }
 
-  private func forceQuit(_ application: Application, logFile: String?) {
+  /// Moves the app to the background, then force-quits it, which deletes the saved state.
+  ///
+  /// - Throws: ``ExitCode`` 1 when the saved state is still there afterwards.
+  private func forceQuit(
+    _ application: Application, store: FileArchiveStore, logFile: String?
+  ) throws {
     // The app switcher shows apps that are in the background: the app moves there first (and
     // preserves, as on iOS), then the user swipes it away.
     application.enterBackground()
     application.terminate(.userForceQuit)
+    // A read that fails for any reason but a missing file means a file is still there.
+    let stateRemains: Bool
+    do {
+      stateRemains = try store.read(.archive, maxSize: .max) != nil
+    } catch {
+      stateRemains = true
+    }
     if developerMode {
       print("Force quit: developer mode is on, so the saved state was kept.")
-    } else {
+    } else if !stateRemains {
       print("Force quit from the app switcher: the saved state was deleted.")
       print("The next launch starts fresh.")
+    } else {
+      printError("restorer: the saved state could not be deleted: \(store.path(of: .archive))")
+      printLogLocation(logFile)
+      throw ExitCode.failure
     }
     printLogLocation(logFile)
+  }
+
+  /// Says on standard error why a launch did not restore a saved state it kept.
+  private static func explainPostponedRestoration(_ application: Application) {
+    guard case .postponed(let error) = application.restorationReport?.outcome else { return }
+    printError(
+      "restorer: the saved state was not restored, and is kept for a later launch: \(error)")
   }
 
   private func printLogLocation(_ logFile: String?) {

@@ -1,4 +1,5 @@
 import StateRestoration
+import StateRestorationUI
 
 // Everything that talks to the terminal and to signals lives in this file.
 #if canImport(Glibc)
@@ -236,7 +237,9 @@ final class Terminal {
     var output = "\u{1B}[H"
     for (index, line) in lines.enumerated() {
       if index > 0 { output += "\r\n" }
-      output += highlighted.contains(index) ? "\u{1B}[7m\(line)\u{1B}[0m" : line
+      // The lines' text comes from restored state: no escape sequence of its own gets through.
+      let text = LaunchSnapshot.printable(line)
+      output += highlighted.contains(index) ? "\u{1B}[7m\(text)\u{1B}[0m" : text
       output += "\u{1B}[K"
     }
     output += "\u{1B}[J"

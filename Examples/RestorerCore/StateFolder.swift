@@ -1,4 +1,5 @@
 import Foundation
+import StateRestoration
 
 /// The folder where the Restorer app keeps its saved state and settings.
 public enum StateFolder {
@@ -25,34 +26,11 @@ public enum StateFolder {
       }
     }
     do {
-      // 0700, as the XDG base directory specification asks of folders it creates: the state
-      // (the archive, the settings, the debug log) is the user's alone.
-      try FileManager.default.createDirectory(
-        atPath: path, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
+      // 0700, each folder made, as the XDG base directory specification asks of folders it
+      // creates: the state (the archive, the settings, the debug log) is the user's alone.
+      _ = try PrivateFolder.open(root: path, components: [], creating: true)
     } catch {
-      throw StateFolderError(path: path, reason: reason(of: error))
-    }
-  }
-
-  /// The system's words for why a folder could not be made: Foundation's errors wrap the POSIX
-  /// error, whose message is the one-line reason; the raw `NSError` description is not.
-  private static func reason(of error: any Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return String(cString: strerror(Int32(underlying.code)))
-    }
-    if nsError.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(nsError.code)))
-    }
-    switch nsError.code {
-    case NSFileWriteFileExistsError: return "a file is in the way"
-    case NSFileWriteNoPermissionError: return "permission denied"
-    case NSFileWriteOutOfSpaceError: return "no space left on the device"
-    case NSFileWriteVolumeReadOnlyError: return "the file system is read-only"
-    default: return nsError.localizedDescription
+      throw StateFolderError(path: path, reason: error.message)
     }
   }
 }

@@ -46,31 +46,23 @@ public enum IdentifierPath {
   /// Splits a path into its components, index components included, as restoration classes
   /// receive them.
   ///
+  /// Every `/` separates two components, as in UIKit, whatever character follows it.
+  ///
   /// - Parameter path: The path.
   /// - Returns: The components.
   public static func components(of path: String) -> [String] {
-    if let components = asciiBytes(
-      of: path,
-      { bytes in
-        // Counting the separators first sizes the array once instead of growing it three times.
-        var separators = 0
-        for byte in bytes where byte == slash { separators += 1 }
-        var result: [String] = []
-        result.reserveCapacity(separators + 1)
-        var start = 0
-        for index in 0..<bytes.count where bytes[index] == slash {
-          result.append(
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-          start = index + 1
-        }
+    withUTF8Bytes(of: path) { bytes in
+      var result: [String] = []
+      var start = 0
+      for index in 0..<bytes.count where bytes[index] == slash {
         result.append(
-          String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
-        return result
-      })
-    {
-      return components
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        start = index + 1
+      }
+      result.append(
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+      return result
     }
-    return path.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
   }
 
   /// The path of the nearest ancestor: the path without its last identifier and the index
@@ -79,24 +71,11 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The parent path, or nil for a path with a single identifier.
   public static func parent(of path: String) -> String? {
-    if let end = asciiBytes(of: path, { parentEnd(in: $0) }) {
-      guard let end else { return nil }
-      return String(decoding: path.utf8.prefix(end), as: UTF8.self)
+    withUTF8Bytes(of: path) { bytes in
+      parentEnd(in: bytes).map {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[..<$0]), as: UTF8.self)
+      }
     }
-    var components = path.split(separator: separator, omittingEmptySubsequences: false)
-    guard components.count > 1 else { return nil }
-    components.removeLast()
-    if let last = components.last, isIndexComponent(last) { components.removeLast() }
-    guard !components.isEmpty else { return nil }
-    return components.joined(separator: String(separator))
-  }
-
-  /// The length in UTF-8 bytes of the parent path, which is a prefix of the path.
-  ///
-  /// - Returns: `.some(nil)` for a path without parent, nil when the path is not ASCII (then
-  ///   use ``parent(of:)``).
-  static func parentLength(of path: String) -> Int?? {
-    asciiBytes(of: path) { parentEnd(in: $0) }
   }
 
   /// The length in bytes of the parent path's prefix of `bytes`, or nil for no parent.
@@ -123,19 +102,7 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The depth; 1 for a root.
   public static func depth(of path: String) -> Int {
-    if let depth = asciiDepth(of: path) { return depth }
-    var depth = 0
-    for component in path.split(separator: separator, omittingEmptySubsequences: false)
-    where !isIndexComponent(component) {
-      depth += 1
-    }
-    return depth
-  }
-
-  /// The depth of an all-ASCII path, or nil for any other path (whose separators may join a
-  /// neighbouring character into one grapheme, so its bytes cannot be counted alone).
-  static func asciiDepth(of path: String) -> Int? {
-    asciiBytes(
+    withUTF8Bytes(
       of: path,
       { bytes in
         // Depth is the number of components less the index components. Slashes are found eight
@@ -177,19 +144,6 @@ public enum IdentifierPath {
         }
         return slashes + 1 - indexComponents
       })
-  }
-
-  /// Runs `body` over the bytes of an all-ASCII path, or returns nil for any other path.
-  ///
-  /// Byte-wise splitting equals character-wise splitting only when no `/` can be followed by a
-  /// combining mark, which ASCII guarantees; other paths take the slower character route.
-  private static func asciiBytes<T>(
-    of path: String,
-    _ body: (UnsafeBufferPointer<UInt8>) -> T
-  ) -> T? {
-    withUTF8Bytes(of: path) { bytes in
-      isASCII(UnsafeRawBufferPointer(bytes)) ? body(bytes) : nil
-    }
   }
 
   fileprivate static let slash = UInt8(ascii: "/")
@@ -437,14 +391,11 @@ struct IdentifierPathResolver {
     // Hashed as the bytes are written, while they are in the cache: the pass, and the archive
     // writer on another thread, look the path up by this hash instead of hashing it again.
     let path = Self.extend(base.path, index: index, identifier: identifier, in: storage)
-    // Between ASCII pieces every separator is a character of its own, so the result's
-    // components are the prefix's, the index component (not counted) and the identifier's, and
-    // the depths add up. Elsewhere a separator can join a neighbouring character into one
-    // grapheme (as `depth(of:)` splits non-ASCII paths), so the depth is left unknown (-1) and
-    // counted from the whole path when asked for.
+    // Every separator splits, so the result's components are the prefix's, the index
+    // component (not counted) and the identifier's, and the depths add up.
     guard base.depth >= 0 else { return Prefix(path: path, depth: -1) }
     guard let identifier else { return Prefix(path: path, depth: Int(base.depth)) }
-    guard let depth = identifierDepths.value(for: identifier, IdentifierPath.asciiDepth(of:))
+    guard let depth = identifierDepths.value(for: identifier, { IdentifierPath.depth(of: $0) })
     else {
       return Prefix(path: path, depth: -1)
     }

@@ -257,6 +257,7 @@ public final class RestorationEngine {
     let pass = PreservationPass(
       registry: registry,
       classNames: classNames,
+      limits: settings.limits,
       expectedObjects: lastPreservedObjectCount,
       concurrentWriteThreshold: writingConcurrently && offloading
         ? concurrentWriteThreshold ?? .max : .max

@@ -287,6 +287,10 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
       case reservedKey
       /// A `restorationParent` chain loops; the partial path was used.
       case parentCycle
+      /// An object's identifier path exceeds the reader's limits
+      /// (``ArchiveLimits/maxIdentifierPathLength`` and the others); it and its subtree were
+      /// left out, since an archive holding it could not be read back.
+      case identifierPathTooLong
     }
 
     /// The kind of problem.

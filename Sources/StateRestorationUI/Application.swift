@@ -148,17 +148,30 @@ public final class Application {
       addWindow(Window(rootViewController: initial))
     }
     delegate.applicationWillFinishLaunching(self)
-    if let bytes = try? engine.store.read(.snapshot, maxSize: 1 << 20) {
+    if let bytes = readSnapshot() {
       // A snapshot is shown once: the next background writes a new one.
       try? engine.store.remove(.snapshot)
-      let snapshot = String(decoding: bytes, as: UTF8.self)
-      launchSnapshot = snapshot
-      snapshotPresenter?(snapshot)
+      do {
+        let snapshot = try LaunchSnapshot.decoded(bytes)
+        launchSnapshot = snapshot
+        snapshotPresenter?(snapshot)
+      } catch {
+        engine.logger.warning("The launch snapshot was not shown: \(error)")
+      }
     }
     restorationReport = engine.restoreApplicationState(roots: windows)
     delegate.applicationDidFinishLaunching(self)
     for window in windows { window.makeKeyAndVisible() }
     state = .active
+  }
+
+  private func readSnapshot() -> [UInt8]? {
+    do {
+      return try engine.store.read(.snapshot, maxSize: LaunchSnapshot.maxFileSize)
+    } catch {
+      engine.logger.warning("The launch snapshot was not shown: \(error)")
+      return nil
+    }
   }
 
   /// Moves the app to the background.
@@ -178,7 +191,7 @@ public final class Application {
     preservationReport = report
     do {
       if case .saved = report.outcome, !ignoresNextSnapshot, let snapshot = snapshotProvider?() {
-        try engine.store.write(Array(snapshot.utf8), to: .snapshot)
+        try engine.store.write(LaunchSnapshot.encoded(snapshot), to: .snapshot)
       } else {
         try engine.store.remove(.snapshot)
       }

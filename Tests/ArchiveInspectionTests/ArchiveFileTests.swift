@@ -62,7 +62,7 @@ import Testing
 @Suite struct ToolExitStatusTests {
   @Test func everyErrorCodeHasOneStatus() {
     let expected: [RestorationError.Code: Int32] = [
-      .storageFailed: 2,
+      .storageFailed: 2, .unsafeStorage: 2,
       .notPropertyList: 3, .notArchive: 3,
       .truncated: 4, .malformed: 4, .checksumMismatch: 4,
       .unsupportedVersion: 5,

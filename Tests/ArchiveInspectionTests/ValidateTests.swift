@@ -40,6 +40,28 @@ import Testing
     #expect(validation.archive == nil)
   }
 
+  /// An archive of one identifier path of a megabyte is not valid: it exceeds the reader's
+  /// limits on paths, which a restore enforces too, and saying so takes well under a second.
+  @Test func aPathAboveTheReadersLimitsIsReported() throws {
+    var top = KeyedValues()
+    top[RestorationArchive.Key.majorVersion] = .integer(1)
+    top[RestorationArchive.Key.minorVersion] = .integer(0)
+    let path = Array(repeating: "a", count: 500_000).joined(separator: "/")
+    let bytes = try RestorationArchive(
+      topLevel: top,
+      records: [RestorationArchive.Record(identifierPath: path, kind: .object, className: "O")]
+    ).encoded()
+    let clock = ContinuousClock()
+    let start = clock.now
+    let validation = validate(bytes)
+    #expect(clock.now - start < .seconds(1))
+    let error = try onlyError(validation)
+    #expect(error.check == .limits)
+    #expect(error.code == .limitExceeded)
+    #expect(error.message.contains("identifier path of 999999 bytes, above the limit of 8192"))
+    #expect(validation.exitStatus == .limitExceeded)
+  }
+
   @Test func aTruncatedFileIsReportedAsCutShort() throws {
     let bytes = try DemoArchives.talkDemo().encoded()
     for length in [20, 60, bytes.count / 2, bytes.count - 1] {

@@ -2,51 +2,7 @@ import StateRestoration
 import TestSupport
 import Testing
 
-/// A decode that "crashes": it captures the store exactly as it is at that instant (what a
-/// killed process leaves on disk) and stops the launch there.
-private final class CrashingController: TestController {
-  var onDecode: (() -> Void)?
-  override func decodeRestorableState(with coder: StateDecoder) throws {
-    onDecode?()
-    try super.decodeRestorableState(with: coder)
-  }
-}
-
 @Suite struct DiscardRuleTests {
-  private func savedStore(settings: RestorationSettings = RestorationSettings())
-    -> InMemoryArchiveStore
-  {
-    let store = InMemoryArchiveStore()
-    let report = makeEngine(store: store, delegate: TestDelegate(), settings: settings)
-      .preserveApplicationState(roots: TalkDemo().roots)
-    #expect(report.outcome == .saved(bytes: store.contents[.archive]?.count ?? -1))
-    return store
-  }
-
-  /// Launches once, "crashing" in the first controller's decode: returns the store as the
-  /// crash left it.
-  private func launchAndCrash(
-    _ store: InMemoryArchiveStore,
-    settings: RestorationSettings = RestorationSettings()
-  ) -> InMemoryArchiveStore {
-    let tab = CrashingController("TabController")
-    var atCrash: [ArchiveStoreItem: [UInt8]] = [:]
-    tab.onDecode = { atCrash = store.contents }
-    makeEngine(store: store, delegate: TestDelegate(), settings: settings)
-      .restoreApplicationState(roots: [tab])
-    return InMemoryArchiveStore(contents: atCrash)
-  }
-
-  private func launch(
-    _ store: InMemoryArchiveStore,
-    settings: RestorationSettings = RestorationSettings()
-  ) -> (RestorationReport, TalkDemo) {
-    let demo = TalkDemo(pushCity: false)
-    let report = makeEngine(store: store, delegate: TestDelegate(), settings: settings)
-      .restoreApplicationState(roots: demo.roots)
-    return (report, demo)
-  }
-
   @Test func successfulRestoreDeletesTheArchiveAndTheMarker() {
     let store = savedStore()
     let (report, _) = launch(store)

@@ -147,8 +147,9 @@ private final class Referrer: StateRestoring {
   @Test func pathsLongerThanABlockOfTheirStorageRoundTripWithThePathsAroundThem() throws {
     // A pass keeps its paths' bytes in blocks of 64 KiB: a path longer than a block gets a block
     // of its own, the paths after it go on filling the current block, and a path built on the
-    // long one copies it whole into another.
+    // long one copies it whole into another. Longer than the reader accepts by default, too.
     let long = String(repeating: "L", count: 100_000)
+    let settings = RestorationSettings(limits: ArchiveLimits(maxIdentifierPathLength: 1 << 20))
     func makeTree() -> TestController {
       let root = TestController("Root")
       for index in 0..<1_500 {
@@ -168,11 +169,11 @@ private final class Referrer: StateRestoring {
       } + ["Root/:[700]:/\(long)/:[0]:/Below"]
 
     let store = InMemoryArchiveStore()
-    let report = makeEngine(store: store, delegate: TestDelegate())
+    let report = makeEngine(store: store, delegate: TestDelegate(), settings: settings)
       .preserveApplicationState(roots: [root])
     #expect(report.issues.isEmpty)
     #expect(report.identifierPaths == expected)
-    let restored = makeEngine(store: store, delegate: TestDelegate())
+    let restored = makeEngine(store: store, delegate: TestDelegate(), settings: settings)
       .restoreApplicationState(roots: [makeTree()])
     #expect(restored.outcome == .restored)
     #expect(Set(restored.restoredPaths) == Set(expected))

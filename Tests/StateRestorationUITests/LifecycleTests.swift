@@ -268,7 +268,7 @@ final class NotOptedInDelegate: ApplicationDelegate {
     (harness.application.delegate as? TracingDelegate)?.snapshotOnBackground =
       "[ Countries ] row 50"
     harness.application.enterBackground()
-    #expect(harness.store.contents[.snapshot] == Array("[ Countries ] row 50".utf8))
+    #expect(harness.store.contents[.snapshot] == LaunchSnapshot.encoded("[ Countries ] row 50"))
 
     var shownBeforeRestore: String?
     var eventsWhenShown: [String]?
@@ -282,6 +282,31 @@ final class NotOptedInDelegate: ApplicationDelegate {
     #expect(next.application.launchSnapshot == "[ Countries ] row 50")
     // Shown after will-finish-launching and before restoration: nothing decoded yet.
     #expect(eventsWhenShown == ["willFinishLaunching"])
+  }
+
+  /// A snapshot file is checked like the archive: one that is torn, flipped or not a snapshot
+  /// is not shown (and removed); one whose text holds escape sequences or other control
+  /// characters is shown without them.
+  @Test func aSnapshotIsShownOnlyWholeAndWithoutControlCharacters() throws {
+    let hostile = "title\u{1B}]52;c;cm0gLXJmIH4=\u{07}\u{1B}[2J\r\u{9B}31m\tred\nline two"
+    var flipped = LaunchSnapshot.encoded("[ Countries ] row 50")
+    flipped[flipped.count - 1] ^= 0x01
+    let cases: [([UInt8], String?)] = [
+      (LaunchSnapshot.encoded(hostile), "title]52;c;cm0gLXJmIH4=[2J31m red\nline two"),
+      (flipped, nil),
+      (Array(LaunchSnapshot.encoded("[ Countries ] row 50").dropLast(3)), nil),
+      (Array("\u{1B}[2J raw text, as snapshots were once written".utf8), nil),
+    ]
+    for (bytes, expected) in cases {
+      let store = InMemoryArchiveStore(contents: [.snapshot: bytes])
+      var shown: String?
+      let harness = ApplicationHarness(store: store) { TracingDelegate() }
+      harness.application.snapshotPresenter = { shown = $0 }
+      harness.launch()
+      #expect(shown == expected)
+      #expect(harness.application.launchSnapshot == expected)
+      #expect(store.contents[.snapshot] == nil)
+    }
   }
 
   @Test func ignoreSnapshotWorksOnlyDuringPreservation() throws {

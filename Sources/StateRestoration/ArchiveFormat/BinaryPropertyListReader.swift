@@ -24,6 +24,13 @@ public struct ArchiveLimits: Sendable, Hashable {
   public var maxDataLength: Int
   /// The most elements in one array or dictionary.
   public var maxCollectionCount: Int
+  /// The longest identifier path of one record, in UTF-8 bytes.
+  public var maxIdentifierPathLength: Int
+  /// The most components (identifiers and index components) in one identifier path.
+  public var maxIdentifierPathComponents: Int
+  /// The most UTF-8 bytes in all the records' identifier paths together: records may share one
+  /// path object in the file, and each is still analysed.
+  public var maxTotalIdentifierPathLength: Int
 
   /// Creates limits.
   ///
@@ -34,13 +41,19 @@ public struct ArchiveLimits: Sendable, Hashable {
   ///   - maxStringLength: The longest string.
   ///   - maxDataLength: The longest data value.
   ///   - maxCollectionCount: The most elements in one container.
+  ///   - maxIdentifierPathLength: The longest identifier path, in UTF-8 bytes.
+  ///   - maxIdentifierPathComponents: The most components in one identifier path.
+  ///   - maxTotalIdentifierPathLength: The most bytes in all the records' paths together.
   public init(
     maxFileSize: Int = 256 << 20,
     maxObjectCount: Int = 16 << 20,
     maxDepth: Int = 128,
     maxStringLength: Int = 16 << 20,
     maxDataLength: Int = 64 << 20,
-    maxCollectionCount: Int = 8 << 20
+    maxCollectionCount: Int = 8 << 20,
+    maxIdentifierPathLength: Int = 8 << 10,
+    maxIdentifierPathComponents: Int = 512,
+    maxTotalIdentifierPathLength: Int = 32 << 20
   ) {
     self.maxFileSize = maxFileSize
     self.maxObjectCount = maxObjectCount
@@ -48,11 +61,36 @@ public struct ArchiveLimits: Sendable, Hashable {
     self.maxStringLength = maxStringLength
     self.maxDataLength = maxDataLength
     self.maxCollectionCount = maxCollectionCount
+    self.maxIdentifierPathLength = maxIdentifierPathLength
+    self.maxIdentifierPathComponents = maxIdentifierPathComponents
+    self.maxTotalIdentifierPathLength = maxTotalIdentifierPathLength
   }
 
   /// The defaults: generous for any real UI state, small enough that a hostile file cannot
   /// exhaust memory.
   public static let `default` = ArchiveLimits()
+
+  /// Checks one record's identifier path against the path limits, and adds its length to
+  /// `total`, the length of the paths checked before it.
+  ///
+  /// - Returns: What exceeds a limit, in words, or nil.
+  package func identifierPathProblem(_ path: String, total: inout Int) -> String? {
+    let length = path.utf8.count
+    total += length
+    if length > maxIdentifierPathLength {
+      return "an identifier path of \(length) bytes, above the limit of \(maxIdentifierPathLength)"
+    }
+    if total > maxTotalIdentifierPathLength {
+      return
+        "identifier paths of \(total) bytes in all, above the limit of \(maxTotalIdentifierPathLength)"
+    }
+    let components = path.utf8.count { $0 == UInt8(ascii: "/") } + 1
+    if components > maxIdentifierPathComponents {
+      return
+        "an identifier path of \(components) components, above the limit of \(maxIdentifierPathComponents)"
+    }
+    return nil
+  }
 }
 
 /// Reads a binary property list (`bplist00`) into ``StateValue``s, checking everything.

@@ -205,13 +205,18 @@ extension RestorationArchive {
     recordFields.reserveCapacity(recordCount)
     var paths: [String] = []
     paths.reserveCapacity(recordCount)
+    var pathLength = 0
     for index in 0..<recordCount {
       let reference = reader.reference(at: recordStart, index)
       guard try reader.type(of: reference) == .dictionary else {
         throw RestorationError(.malformed, "object record \(index) is not a dictionary")
       }
       let record = try fields.read(reference, &reader)
-      paths.append(try Self.stringField(.path, of: record, record: index, &reader, caching: false))
+      let path = try Self.stringField(.path, of: record, record: index, &reader, caching: false)
+      if let problem = reader.limits.identifierPathProblem(path, total: &pathLength) {
+        throw RestorationError(.limitExceeded, "object record \(index): \(problem)")
+      }
+      paths.append(path)
       recordFields.append(record)
     }
     pathsRead?(paths)

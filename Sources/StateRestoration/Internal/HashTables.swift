@@ -1,9 +1,7 @@
 // Small open-addressing hash tables for the archive writer and the preservation and restoration
-// passes. Swift's Dictionary hashes with seeded SipHash, which is the right default but costs a
-// few hundred instructions per lookup; these passes do several lookups per archived object, on
-// keys that come from the app itself (identifier paths, coder keys, object identities), so a
-// multiply-xor hash is safe here and several times cheaper. The archive reader never hashes
-// anything from the file with these tables.
+// passes. Keys that may come from a file (a restored string preserved again, an identifier path
+// read from an archive) are hashed with the standard library's seeded `Hasher`, so that no file
+// can choose keys that collide; object identities, which no file chooses, are only mixed.
 
 /// Mixes a 64-bit value into a well-spread hash (the finalizer of MurmurHash3).
 @inline(__always)
@@ -48,42 +46,20 @@ func tableHash(of string: String) -> UInt32 {
   withUTF8Bytes(of: string) { tableHash(ofBytes: UnsafeRawBufferPointer($0)) }
 }
 
-/// A hash of raw bytes, eight at a time.
-///
-/// The loop reads through the buffer's base address, unwrapped once, with wrapping arithmetic:
-/// loading through the buffer checked its base for nil, and each step of the index for
-/// overflow, for every word, which was a third of hashing an identifier path.
+/// A hash of raw bytes, keyed with the process's random seed (the standard library's SipHash).
 @inline(__always)
 package func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-  let count = bytes.count
-  var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
-  guard let base = bytes.baseAddress, count > 0 else { return mixBits(hash) }
-  var offset = 0
-  while offset &+ 8 <= count {
-    let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-    hash = (hash ^ word) &* 0x100_0000_01B3 &+ (hash >> 29)
-    offset &+= 8
-  }
-  if offset < count {
-    var tail: UInt64 = 0
-    if count >= 8 {
-      // The last eight bytes in one load, shifted so that the tail's first byte is the low one:
-      // the same word as the byte loop below builds, where that loop was a quarter of hashing
-      // a path.
-      let last = UInt64(
-        littleEndian: base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
-      tail = last >> UInt64(truncatingIfNeeded: 8 &* (8 &- (count &- offset)))
-    } else {
-      var shift: UInt64 = 0
-      while offset < count {
-        tail |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
-        shift &+= 8
-        offset &+= 1
-      }
-    }
-    hash = (hash ^ tail) &* 0x100_0000_01B3 &+ (hash >> 29)
-  }
-  return mixBits(hash)
+  var hasher = Hasher()
+  hasher.combine(bytes: bytes)
+  return UInt64(UInt(bitPattern: hasher.finalize()))
+}
+
+/// A hash of a word, keyed with the process's random seed (the standard library's SipHash).
+@inline(__always)
+func hashWord(_ value: UInt64) -> UInt64 {
+  var hasher = Hasher()
+  hasher.combine(value)
+  return UInt64(UInt(bitPattern: hasher.finalize()))
 }
 
 /// Whether two buffers of the same length hold the same bytes, compared a word at a time
@@ -301,7 +277,7 @@ struct WordTable {
   /// The value for a key, if present.
   @inline(__always)
   func value(for key: UInt64) -> Int? {
-    var index = Int(truncatingIfNeeded: mixBits(key)) & mask
+    var index = Int(truncatingIfNeeded: hashWord(key)) & mask
     while true {
       let slot = slots[index]
       if slot.stored == 0 { return nil }
@@ -318,7 +294,7 @@ struct WordTable {
   @inline(__always)
   mutating func set(_ value: Int, for key: UInt64) {
     precondition(value >= 0 && value < Int.max, "word table values are non-negative")
-    var index = Int(truncatingIfNeeded: mixBits(key)) & mask
+    var index = Int(truncatingIfNeeded: hashWord(key)) & mask
     while slots[index].stored != 0 {
       if slots[index].key == key {
         slots[index].stored = value + 1
@@ -337,7 +313,7 @@ struct WordTable {
     slots = [Slot](repeating: Slot(key: 0, stored: 0), count: size)
     mask = size - 1
     for slot in old where slot.stored != 0 {
-      var index = Int(truncatingIfNeeded: mixBits(slot.key)) & mask
+      var index = Int(truncatingIfNeeded: hashWord(slot.key)) & mask
       while slots[index].stored != 0 { index = (index + 1) & mask }
       slots[index] = slot
     }

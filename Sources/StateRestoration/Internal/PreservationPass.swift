@@ -67,6 +67,10 @@ final class PreservationPass {
   /// archive's (parents first), as it almost always is.
   private var order: [Int]?
   private(set) var issues: [PreservationReport.Issue] = []
+  /// The reader's limits, which every archived path must meet.
+  private let limits: ArchiveLimits
+  /// The length of the paths archived so far.
+  private var pathLength = 0
 
   /// The writer adding records on a background queue, once the walk has archived
   /// `concurrentWriteThreshold` records, counting each encoded reference as one more.
@@ -100,11 +104,13 @@ final class PreservationPass {
   init(
     registry: RestorationRegistry,
     classNames: ClassNames,
+    limits: ArchiveLimits = .default,
     expectedObjects: Int = 0,
     concurrentWriteThreshold: Int = .max,
     warn: @escaping (String) -> Void
   ) {
     self.registry = registry
+    self.limits = limits
     self.expectedObjects = expectedObjects
     self.concurrentWriteThreshold = max(1, concurrentWriteThreshold)
     self.classNames = classNames
@@ -305,6 +311,15 @@ final class PreservationPass {
         default: break
         }
       }
+      return
+    }
+    if let problem = limits.identifierPathProblem(path.string, total: &pathLength) {
+      pathLength -= path.string.utf8.count
+      issue(
+        .identifierPathTooLong,
+        path.string,
+        "a \(classNames.name(of: object)) has \(problem); it and its subtree were left out, since the archive could not be read back"
+      )
       return
     }
     let lookup = pathOwners.inPlace { $0.lookUp(path) }

@@ -201,14 +201,14 @@ final class RestorationPass {
     let path = records[index].identifierPath
     // The analysis already knows each record's first record with its path: no need to hash the
     // path again.
-    if paths.inPlace({ $0.firstRecordOfPath[index] }) != index {
+    if paths.firstRecordOfPath[index] != index {
       return skip(.duplicatePath)
     }
-    let ancestor = paths.inPlace { $0.ancestor(ofRecord: index) }
+    let ancestor = paths.ancestor(ofRecord: index)
     if let ancestor, objects[ancestor] == nil {
       return skip(.missingParent(records[ancestor].identifierPath))
     }
-    let components = paths.inPlace { $0.components[index] }
+    let components = paths.components[index]
 
     var found: (any StateRestoring)?
     if let name = records[index].restorationClassName {
@@ -297,7 +297,7 @@ final class RestorationPass {
   /// The direct container of `path`, when it has a record and was restored.
   private func locatedContainer(of path: String) -> (path: String, object: any StateRestoring)? {
     guard let parent = IdentifierPath.parent(of: path),
-      let index = paths.inPlace({ $0.firstRecord(of: parent, among: objects.count) }),
+      let index = paths.firstRecord(of: parent, among: objects.count),
       let object = objects[index]
     else { return nil }
     return (parent, object)
@@ -370,7 +370,7 @@ final class RestorationPass {
 
   /// The live object restored for an identifier path, if any.
   func resolveReference(_ path: String) -> (any StateRestoring)? {
-    guard let index = paths.inPlace({ $0.firstRecord(of: path, among: objects.count) }) else {
+    guard let index = paths.firstRecord(of: path, among: objects.count) else {
       return nil
     }
     return objects[index]
@@ -382,7 +382,7 @@ final class RestorationPass {
     // The record's first entry, as its path finds it: a duplicate path resolves to the first
     // record with that path. Records not yet located resolve to nil, as their paths do.
     guard index >= 0, index < objects.count else { return nil }
-    let entry = paths.inPlace { $0.firstRecordOfPath[index] }
+    let entry = paths.firstRecordOfPath[index]
     return objects[entry]
   }
 
@@ -390,7 +390,7 @@ final class RestorationPass {
   func noteTruncation(of paths: [String], reason: String, in coderPath: String?) {
     for path in paths {
       guard
-        let index = self.paths.inPlace({ $0.firstRecord(of: path, among: entries.count) })
+        let index = self.paths.firstRecord(of: path, among: entries.count)
       else { continue }
       if entries[index].status == .restored {
         entries[index].status = .truncated(reason)
@@ -406,7 +406,7 @@ final class RestorationPass {
 
   /// Adds a note to the report entry of the object at `path`.
   func addNote(_ note: String, for path: String) {
-    guard let index = paths.inPlace({ $0.firstRecord(of: path, among: entries.count) }) else {
+    guard let index = paths.firstRecord(of: path, among: entries.count) else {
       return
     }
     entries[index].notes.append(note)

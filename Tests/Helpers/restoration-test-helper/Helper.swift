@@ -10,7 +10,7 @@ struct RestorationTestHelper: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "restoration-test-helper",
     abstract: "A small app that the reliability tests kill, crash and run side by side.",
-    subcommands: [PreserveLoop.self, Launch.self, Settings.self]
+    subcommands: [PreserveLoop.self, Launch.self, Settings.self, HashBytes.self]
   )
 }
 
@@ -37,6 +37,20 @@ struct StateOptions: ParsableArguments {
       settings: RestorationSettings(developerMode: developerMode, debugLogging: false),
       logger: logger
     )
+  }
+}
+
+/// Prints the hash the engine's tables file a string under, which must differ from process to
+/// process.
+struct HashBytes: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "hash-bytes", abstract: "Print the engine's table hash of a string.")
+
+  @Argument(help: "The string.")
+  var text: String
+
+  func run() {
+    print(Array(text.utf8).withUnsafeBytes { hashBytes($0) })
   }
 }
 
