@@ -57,8 +57,10 @@ public enum LaunchSnapshot {
     return printable(text)
   }
 
-  /// The text without control characters, line breaks aside: no escape sequence, carriage
-  /// return or other C0 or C1 control reaches a terminal that shows it. Tabs become spaces.
+  /// The text without control characters, line breaks aside.
+  ///
+  /// No escape sequence, carriage return or other C0 or C1 control reaches a terminal that
+  /// shows it. Tabs become spaces.
   public static func printable(_ text: String) -> String {
     var scalars = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {

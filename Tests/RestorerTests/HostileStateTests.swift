@@ -116,9 +116,10 @@ import Testing
     #expect(fresh.standardOutput.contains("discarded after crashes during restoration"))
   }
 
-  /// On a full disk (a real one: a small tmpfs, filled), the crash guard cannot record a
-  /// launch, so the launch starts fresh with the archive kept; a Home that cannot save says so
-  /// and exits 1. Once space is freed, the crash guard works as usual.
+  /// On a full disk, the crash guard cannot record a launch, so it starts fresh.
+  ///
+  /// The disk is a real one, a small tmpfs, filled. The archive is kept; a Home that cannot
+  /// save says so and exits 1. Once space is freed, the crash guard works as usual.
   @Test(.enabled(if: geteuid() == 0, "mounting a small file system needs root"))
   func aFullDiskStopsTheCrashLoopAndAFailedSaveExitsNonZero() throws {
     let folder = try makeTemporaryFolder()

@@ -40,8 +40,9 @@ import Testing
     #expect(launch(store).report.outcome == .restored)
   }
 
-  /// A marker the engine did not write counts as one launch that crashed during restoration:
-  /// this launch restores, and if it crashes too, the next one starts fresh. Never a trap.
+  /// A marker the engine did not write counts as one launch that crashed during restoration.
+  ///
+  /// This launch restores, and if it crashes too, the next one starts fresh. Never a trap.
   @Test(arguments: foreignMarkers)
   func aForeignMarkerCountsAsOneCrash(name: String, marker: [UInt8]) {
     let store = savedStore()

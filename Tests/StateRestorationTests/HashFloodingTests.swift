@@ -3,9 +3,11 @@ import StateRestoration
 import TestSupport
 import Testing
 
-/// The engine's tables hash keys that may come from a file: identifier paths read from an
-/// archive, and strings restored from one and preserved again. Their hash is keyed with a
-/// random seed per process, so no file can choose keys that collide.
+/// The engine's tables hash keys with a random seed per process, so no file can choose keys
+/// that collide.
+///
+/// Their keys may come from a file: identifier paths read from an archive, and strings restored
+/// from one and preserved again.
 @Suite struct HashFloodingTests {
   private static let prefix = "Root/:[0]:/Scr"  // 14 bytes: with 2 more, two whole words
 

@@ -94,6 +94,7 @@ final class PreservationPass {
   /// - Parameters:
   ///   - registry: The registry of restoration classes.
   ///   - classNames: The class-name cache.
+  ///   - limits: The reader's limits, which every archived path must meet.
   ///   - expectedObjects: How many objects the walk is expected to visit (the last pass's
   ///     count): its tables are sized for as many up front, where growing them step by step
   ///     rehashed every identity and path several times.
