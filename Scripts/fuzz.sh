@@ -31,8 +31,10 @@ binary="$(swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer,a
 work="Fuzz/artifacts/corpus"
 mkdir -p "$work" Fuzz/artifacts/crashes
 echo "== fuzzing for ${seconds} s; working corpus $work, crashes in Fuzz/artifacts/crashes/"
-# Inputs up to 64 KiB (the seeds are a few KiB); 2 GiB of memory and 10 s per input are far
-# above what the reader's limits allow, so hitting either is a finding.
+# Inputs up to 64 KiB (the seeds are up to 60 KiB: long paths, many records, huge declared
+# counts); 2 GiB of memory and 10 s per input are far above what the reader's limits allow, so
+# hitting either is a finding. The dictionary holds the format's markers and names.
 "$binary" "$work" Fuzz/Corpus/archive-reader Fuzz/Regressions \
   -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+  -dict=Fuzz/archive.dict \
   -artifact_prefix=Fuzz/artifacts/crashes/ -print_final_stats=1 "$@"

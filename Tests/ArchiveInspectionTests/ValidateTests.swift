@@ -1,6 +1,7 @@
 import ArchiveInspection
 import Foundation
 import StateRestoration
+import TestSupport
 import Testing
 
 @Suite struct ValidateTests {
@@ -60,6 +61,30 @@ import Testing
     #expect(error.code == .limitExceeded)
     #expect(error.message.contains("identifier path of 999999 bytes, above the limit of 8192"))
     #expect(validation.exitStatus == .limitExceeded)
+  }
+
+  /// A record that names a key twice is not valid, as a restore refuses it.
+  @Test func aRecordNamingAKeyTwiceIsReported() throws {
+    let record = CraftedValue.dictionary([
+      ("path", .string("Root")), ("kind", .string("object")), ("class", .string("Object")),
+      ("path", .string("Elsewhere")), ("state", .dictionary([])),
+    ])
+    let bytes = CraftedArchive.bytes([
+      ("format", .string("StateRestorationArchive")),
+      (
+        "topLevel",
+        .dictionary([
+          ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
+          ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
+        ])
+      ),
+      ("objects", .array([record])),
+    ])
+    let validation = validate(bytes)
+    let error = try onlyError(validation)
+    #expect(error.code == .malformed)
+    #expect(error.message == "dictionary repeats the key 'path'")
+    #expect(!validation.isValid)
   }
 
   @Test func aTruncatedFileIsReportedAsCutShort() throws {

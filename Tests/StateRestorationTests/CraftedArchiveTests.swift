@@ -215,4 +215,54 @@ import Testing
     #expect(demo.tab.decodedState?["value"] == 7)
     #expect(report.entries.contains { $0.status == .skipped(.duplicatePath) })
   }
+
+  /// A key named twice is an error in every dictionary of the file, the root's and the
+  /// records' as well as the states' and the top level's, whether the reader knows the key or
+  /// not: no reader may pick one of the two values while another picks the other.
+  @Test func aRepeatedKeyIsRejectedInEveryDictionary() throws {
+    func repeating(_ key: String, _ value: CraftedValue, in fields: [(String, CraftedValue)])
+      -> [(String, CraftedValue)]
+    {
+      fields + [(key, value)]
+    }
+    let root = Self.validRoot()
+    guard case .dictionary(let record) = Self.validRecord(1),
+      case .dictionary(let topLevel) = root[1].1
+    else {
+      Issue.record("the valid archive changed shape")
+      return
+    }
+    func withRecord(_ fields: [(String, CraftedValue)]) -> [(String, CraftedValue)] {
+      [root[0], root[1], ("objects", .array([Self.validRecord(0), .dictionary(fields)]))]
+    }
+    let cases: [(String, [(String, CraftedValue)])] = [
+      ("format", repeating("format", .string("StateRestorationArchive"), in: root)),
+      ("objects", repeating("objects", .array([]), in: root)),
+      (
+        "unknown",
+        repeating("unknown", .integer(2), in: repeating("unknown", .integer(1), in: root))
+      ),
+      ("path", withRecord(repeating("path", .string("TabController/Other"), in: record))),
+      ("class", withRecord(repeating("class", .string("Other"), in: record))),
+      (
+        "extra",
+        withRecord(repeating("extra", .integer(2), in: repeating("extra", .integer(1), in: record)))
+      ),
+      (
+        "appKey",
+        [
+          root[0], ("topLevel", .dictionary(repeating("appKey", .string("again"), in: topLevel))),
+          root[2],
+        ]
+      ),
+    ]
+    for (key, fields) in cases {
+      guard case .failure(let error) = decode(CraftedArchive.bytes(fields)) else {
+        Issue.record("the repeated key '\(key)' was accepted")
+        continue
+      }
+      #expect(error.code == .malformed, "\(key)")
+      #expect(error.message == "dictionary repeats the key '\(key)'", "\(key)")
+    }
+  }
 }

@@ -106,20 +106,15 @@ struct BinaryPropertyListReader: InPlaceAccess {
   let objectCount: Int
   let topObject: Int
   private let offsetTableOffset: Int
-  /// Every object's offset, read and checked once: most objects are visited more than once.
-  private let offsets: [Int]
   private let offsetSize: Int
   private let referenceSize: Int
 
-  /// Decoded strings, so shared keys are built once: the position in `cachedStrings` of each
-  /// object's string, by object index, or -1.
+  /// The number of each string object read with caching or as a key, by object index, or -1:
+  /// shared keys and class names are built once. Empty until the first string is cached.
   ///
-  /// Two arrays rather than one `[String?]` per object: making and freeing that array stepped
-  /// through every object of the file, strings or not, one optional at a time.
-  private var stringSlots: [Int32]
-  private var cachedStrings: [String] = []
-  /// The name number of each key object seen by ``keyNumber(_:)``, by object index; -1 unseen.
-  private var keyNumbers: [Int32] = []
+  /// The reader's only table with an entry per object, four bytes each: a file declaring
+  /// millions of objects costs no more memory than its own offset table.
+  private var nameSlots: [Int32] = []
   private var numbersByName: [String: Int32] = [:]
   /// The names, by number.
   private(set) var keyNames: [String] = []
@@ -127,8 +122,9 @@ struct BinaryPropertyListReader: InPlaceAccess {
   /// dictionary read while its parent is stacks its numbers above the parent's (see
   /// ``noteKey(_:from:hashed:)``).
   private var scratch: [Int32] = []
-  /// Containers being decoded, to detect reference cycles.
-  private var inProgress: [Bool]
+  /// The containers being decoded, outermost first, to detect reference cycles; at most
+  /// ``ArchiveLimits/maxDepth`` long.
+  private var openContainers: [Int] = []
   /// How many more values may be materialized; bounds the work a file of shared containers
   /// (a "billion laughs" file) can cause.
   private var valueBudget: Int
@@ -172,7 +168,8 @@ struct BinaryPropertyListReader: InPlaceAccess {
         offset: trailer
       )
     }
-    guard count >= 1, count <= UInt64(limits.maxObjectCount) else {
+    // Object numbers fit in 32 bits, as the name slots that index by them do.
+    guard count >= 1, count <= UInt64(min(limits.maxObjectCount, Int(Int32.max))) else {
       throw RestorationError(
         count == 0 ? .malformed : .limitExceeded,
         "trailer declares \(count) objects (limit \(limits.maxObjectCount))",
@@ -194,11 +191,9 @@ struct BinaryPropertyListReader: InPlaceAccess {
       )
     }
     offsetTableOffset = Int(table)
-    stringSlots = []
-    inProgress = []
     valueBudget = 0
-    // Every object must start inside the object area.
-    var offsets = [Int](repeating: 0, count: objectCount)
+    // Every object must start inside the object area. The offsets stay in the file's table,
+    // read from there when needed, rather than copied into memory 8 bytes each.
     var failure: RestorationError?
     let (objectCount, offsetTableOffset, offsetSize) = (objectCount, offsetTableOffset, offsetSize)
     bytes.withUnsafeBufferPointer { buffer in
@@ -217,13 +212,9 @@ struct BinaryPropertyListReader: InPlaceAccess {
           )
           return
         }
-        offsets[index] = Int(offset)
       }
     }
     if let failure { throw failure }
-    self.offsets = offsets
-    stringSlots = [Int32](repeating: -1, count: objectCount)
-    inProgress = [Bool](repeating: false, count: objectCount)
     // A file whose containers are not shared materializes at most one value per reference,
     // and there are fewer references than bytes.
     valueBudget = 2 * (bytes.count + objectCount)
@@ -246,7 +237,18 @@ struct BinaryPropertyListReader: InPlaceAccess {
         "reference to object \(reference), but there are \(objectCount) objects"
       )
     }
-    return offsets[reference]
+    return storedOffset(reference)
+  }
+
+  /// The offset the table holds for an object that exists (checked in `init`).
+  @inline(__always)
+  private func storedOffset(_ reference: Int) -> Int {
+    let position = offsetTableOffset + reference * offsetSize
+    return bytes.withUnsafeBufferPointer { buffer in
+      var offset = 0
+      for index in position..<(position + offsetSize) { offset = offset << 8 | Int(buffer[index]) }
+      return offset
+    }
   }
 
   /// The type of an object.
@@ -392,8 +394,9 @@ struct BinaryPropertyListReader: InPlaceAccess {
   /// - Throws: ``RestorationError`` when the object is not a string, or breaks a limit.
   mutating func string(_ reference: Int, caching: Bool = true) throws(RestorationError) -> String {
     let offset = try offset(of: reference)
-    let slot = stringSlots[reference]
-    if slot >= 0 { return cachedStrings[Int(slot)] }
+    if !nameSlots.isEmpty, case let slot = nameSlots[reference], slot >= 0 {
+      return keyNames[Int(slot)]
+    }
     let (isASCII, count, start) = try stringPayload(at: offset, reference: reference)
     let result: String
     if isASCII {
@@ -408,9 +411,9 @@ struct BinaryPropertyListReader: InPlaceAccess {
       }
       result = String(decoding: units, as: UTF16.self)
     }
-    if caching, cachedStrings.count < Int32.max {
-      stringSlots[reference] = Int32(truncatingIfNeeded: cachedStrings.count)
-      cachedStrings.append(result)
+    if caching {
+      if nameSlots.isEmpty { nameSlots = [Int32](repeating: -1, count: objectCount) }
+      nameSlots[reference] = number(ofName: result)
     }
     return result
   }
@@ -717,7 +720,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
   @inline(__always)
   mutating func checkScalar(_ reference: Int, recordCount: Int) -> Bool {
     guard valueBudget > 0, reference >= 0, reference < objectCount else { return false }
-    let offset = offsets[reference]
+    let offset = storedOffset(reference)
     let marker = bytes[offset]
     let width: Int
     switch marker {
@@ -743,7 +746,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
   @inline(__always)
   func scalarValue(_ reference: Int) -> StateValue? {
     guard reference >= 0, reference < objectCount else { return nil }
-    let offset = offsets[reference]
+    let offset = storedOffset(reference)
     let marker = bytes[offset]
     let width: Int
     switch marker {
@@ -773,7 +776,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
   /// checked, and decoding repairs what is not UTF-8, so a reader used otherwise never traps.
   func asciiStringValue(_ reference: Int) -> StateValue? {
     guard reference >= 0, reference < objectCount else { return nil }
-    let offset = offsets[reference]
+    let offset = storedOffset(reference)
     guard bytes[offset] >> 4 == 0x5, let (count, start) = try? header(at: offset),
       start <= offsetTableOffset, count <= offsetTableOffset - start
     else { return nil }
@@ -801,7 +804,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
   func integerArray(_ array: Int) -> [Int]? {
     elements(of: array) { reader, element in
       guard element >= 0, element < reader.objectCount else { return nil }
-      let offset = reader.offsets[element]
+      let offset = reader.storedOffset(element)
       let marker = reader.bytes[offset]
       guard marker >= 0x10, marker <= 0x13 else { return nil }
       let width = 1 << Int(marker & 0x0F)
@@ -820,7 +823,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
     of array: Int,
     _ element: (borrowing BinaryPropertyListReader, Int) -> Element?
   ) -> [Element]? {
-    guard array >= 0, array < objectCount, bytes[offsets[array]] >> 4 == 0xA,
+    guard array >= 0, array < objectCount, bytes[storedOffset(array)] >> 4 == 0xA,
       let (count, start) = try? containerSpan(array, isDictionary: false)
     else { return nil }
     var elements: [Element] = []
@@ -917,12 +920,9 @@ struct BinaryPropertyListReader: InPlaceAccess {
   /// aim collisions at.
   mutating func keyNumber(_ reference: Int) throws(RestorationError) -> Int32 {
     _ = try offset(of: reference)
-    if keyNumbers.isEmpty { keyNumbers = [Int32](repeating: -1, count: objectCount) }
-    let known = keyNumbers[reference]
-    if known >= 0 { return known }
-    let number = self.number(ofName: try string(reference))
-    keyNumbers[reference] = number
-    return number
+    if !nameSlots.isEmpty, case let known = nameSlots[reference], known >= 0 { return known }
+    _ = try string(reference, caching: true)
+    return nameSlots[reference]
   }
 
   /// The number of a name, the next one when the name is new.
@@ -937,7 +937,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
   /// Checks a string object exactly as ``string(_:)`` reads it, without building the string.
   mutating func checkString(_ reference: Int) throws(RestorationError) {
     let offset = try offset(of: reference)
-    if stringSlots[reference] >= 0 { return }
+    if !nameSlots.isEmpty, nameSlots[reference] >= 0 { return }
     _ = try stringPayload(at: offset, reference: reference)
   }
 
@@ -955,7 +955,7 @@ struct BinaryPropertyListReader: InPlaceAccess {
   /// is still checked, so a wrong reference reads as nil, never past the file.
   func recordIndex(ofUID reference: Int) -> Int? {
     guard reference >= 0, reference < objectCount else { return nil }
-    let offset = offsets[reference]
+    let offset = storedOffset(reference)
     let marker = bytes[offset]
     guard marker >> 4 == 0x8 else { return nil }
     let width = Int(marker & 0x0F) + 1
@@ -1012,15 +1012,15 @@ struct BinaryPropertyListReader: InPlaceAccess {
         offset: offset
       )
     }
-    guard !inProgress[reference] else {
+    guard !openContainers.contains(reference) else {
       throw RestorationError(
         .malformed,
         "object \(reference) contains itself (reference cycle)",
         offset: offset
       )
     }
-    inProgress[reference] = true
-    defer { inProgress[reference] = false }
+    openContainers.append(reference)
+    defer { openContainers.removeLast() }
     return try body(&self, depth)
   }
 

@@ -656,32 +656,36 @@ struct RecordFields {
 /// key string in every record. Keys are still checked to be strings, and a field named twice
 /// keeps its last value, as a dictionary would.
 struct FieldReader {
-  /// The field each key object names, by object index: -1 not yet seen, -2 no known field.
-  private var fieldOfKey: [Int8] = []
+  /// The field each name names, by the reader's name number: -1 not yet seen, -2 no field.
+  private var fieldOfName: [Int8] = []
 
+  /// Reads a dictionary of fields; a key named twice is an error, as in every dictionary.
   mutating func read(
     _ reference: Int,
     _ reader: inout BinaryPropertyListReader
   ) throws(RestorationError) -> RecordFields {
-    if fieldOfKey.isEmpty {
-      fieldOfKey = [Int8](repeating: -1, count: reader.objectCount)
-    }
     let (count, start) = try reader.containerSpan(reference, isDictionary: true)
     var fields = RecordFields()
+    var otherNames: Set<Int32> = []
     for index in 0..<count {
       let key = reader.reference(at: start, index)
-      guard key < fieldOfKey.count else {
-        _ = try reader.offset(of: key)  // throws the out-of-range error
-        continue
+      let number = try reader.keyNumber(key)
+      if Int(number) >= fieldOfName.count {
+        fieldOfName += repeatElement(-1, count: Int(number) + 1 - fieldOfName.count)
       }
-      var field = fieldOfKey[key]
-      if field == -1 {
-        let name = try reader.string(key)
-        field = Int8(RecordField.allCases.first { $0.name == name }?.rawValue ?? -2)
-        fieldOfKey[key] = field
+      if fieldOfName[Int(number)] == -1 {
+        let name = reader.keyNames[Int(number)]
+        fieldOfName[Int(number)] = Int8(
+          RecordField.allCases.first { $0.name == name }?.rawValue ?? -2)
       }
-      guard field >= 0, let known = RecordField(rawValue: Int(field)) else { continue }
-      fields[known] = reader.reference(at: start, count + index)
+      let field = RecordField(rawValue: Int(fieldOfName[Int(number)]))
+      let repeated = field.map { fields[$0] != nil } ?? !otherNames.insert(number).inserted
+      guard !repeated else {
+        throw RestorationError(
+          .malformed, "dictionary repeats the key '\(reader.keyNames[Int(number)])'",
+          offset: try reader.offset(of: reference))
+      }
+      if let field { fields[field] = reader.reference(at: start, count + index) }
     }
     return fields
   }
