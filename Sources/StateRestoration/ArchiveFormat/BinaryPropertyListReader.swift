@@ -109,10 +109,10 @@ struct BinaryPropertyListReader: InPlaceAccess {
   private let offsetSize: Int
   private let referenceSize: Int
 
-  /// The number of each string object read with caching or as a key, by object index, or -1:
-  /// shared keys and class names are built once. Empty until the first string is cached.
+  /// The name number of each string object read with caching or as a key, or -1.
   ///
-  /// The reader's only table with an entry per object, four bytes each: a file declaring
+  /// Shared keys and class names are built once. Empty until the first string is cached. The
+  /// reader's only table with an entry per object, four bytes each: a file declaring
   /// millions of objects costs no more memory than its own offset table.
   private var nameSlots: [Int32] = []
   private var numbersByName: [String: Int32] = [:]
