@@ -224,6 +224,66 @@ import Testing
     #expect(names == [live])
   }
 
+  /// A link in place of an item is never followed: reading it is refused, naming it, and a
+  /// write replaces the link itself, leaving its target as it was.
+  @Test func aLinkInPlaceOfAnItemIsNeverFollowed() throws {
+    try withStore { store in
+      try store.write([1], to: .archive)
+      let outside = store.folder + "/../outside"
+      try Data([9, 9, 9]).write(to: URL(fileURLWithPath: outside))
+      try FileManager.default.removeItem(atPath: store.path(of: .archive))
+      try FileManager.default.createSymbolicLink(
+        atPath: store.path(of: .archive), withDestinationPath: outside)
+      let error = #expect(throws: RestorationError.self) {
+        try store.read(.archive, maxSize: 1 << 20)
+      }
+      #expect(error?.code == .unsafeStorage)
+      #expect(error?.file == store.path(of: .archive))
+      try store.write([2], to: .archive)
+      #expect(try store.read(.archive, maxSize: 16) == [2])
+      #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == Data([9, 9, 9]))
+      try store.remove(.archive)
+      #expect(FileManager.default.fileExists(atPath: outside))
+    }
+  }
+
+  /// A state folder open to other users is made private before anything is read from it.
+  @Test func aFolderOpenToOthersIsMadePrivate() throws {
+    try withStore { store in
+      try store.write([1], to: .archive)
+      let parent = URL(fileURLWithPath: store.folder).deletingLastPathComponent().path
+      for path in [parent, store.folder] {
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: path)
+      }
+      #expect(try store.read(.archive, maxSize: 16) == [1])
+      for path in [parent, store.folder] {
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]
+        #expect(mode as? Int == 0o700, "\(path)")
+      }
+    }
+  }
+
+  /// A state folder that belongs to another user is refused, and left as it is.
+  @Test(.enabled(if: geteuid() == 0, "giving a folder to another user needs root"))
+  func aFolderOfAnotherUserIsRefused() throws {
+    try withStore { store in
+      try store.write([1], to: .archive)
+      #expect(chown(store.folder, 4_242, 4_242) == 0)
+      for attempt in ["read", "write", "remove"] {
+        let error = #expect(throws: RestorationError.self, "\(attempt)") {
+          switch attempt {
+          case "read": _ = try store.read(.archive, maxSize: 16)
+          case "write": try store.write([2], to: .archive)
+          default: try store.remove(.archive)
+          }
+        }
+        #expect(error?.code == .unsafeStorage)
+        #expect(error?.message.contains("belongs to user 4242") == true)
+      }
+      #expect(try Data(contentsOf: URL(fileURLWithPath: store.path(of: .archive))) == Data([1]))
+    }
+  }
+
   @Test func unwritableFolderGivesAClearError() throws {
     let root = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }
