@@ -69,17 +69,7 @@ import Testing
       ("path", .string("Root")), ("kind", .string("object")), ("class", .string("Object")),
       ("path", .string("Elsewhere")), ("state", .dictionary([])),
     ])
-    let bytes = CraftedArchive.bytes([
-      ("format", .string("StateRestorationArchive")),
-      (
-        "topLevel",
-        .dictionary([
-          ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
-          ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
-        ])
-      ),
-      ("objects", .array([record])),
-    ])
+    let bytes = CraftedArchive.bytes(records: [record])
     let validation = validate(bytes)
     let error = try onlyError(validation)
     #expect(error.code == .malformed)

@@ -152,17 +152,7 @@ import Testing
     // A child of an object that is not restored.
     records.append(record("Root/:[900]:/Refused", 900, restorationClass: "CityRestoration"))
     records.append(record("Root/:[900]:/Refused/:[0]:/Orphan", 901))
-    let bytes = CraftedArchive.bytes([
-      ("format", .string("StateRestorationArchive")),
-      (
-        "topLevel",
-        .dictionary([
-          ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
-          ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
-        ])
-      ),
-      ("objects", .array(records)),
-    ])
+    let bytes = CraftedArchive.bytes(records: records)
 
     func restore(concurrently: Bool) -> (RestorationReport, [Int?], Bool) {
       let store = InMemoryArchiveStore()

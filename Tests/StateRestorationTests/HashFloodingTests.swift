@@ -32,13 +32,7 @@ import Testing
       }
       hash = (hash ^ tail) &* 0x100_0000_01B3 &+ (hash >> 29)
     }
-    var mixed = hash
-    mixed ^= mixed >> 33
-    mixed &*= 0xFF51_AFD7_ED55_8CCD
-    mixed ^= mixed >> 33
-    mixed &*= 0xC4CE_B9FE_1A85_EC53
-    mixed ^= mixed >> 33
-    return mixed
+    return mixBits(hash)
   }
 
   /// Paths that all land in the first slot of a table of `2^slotBits` slots under the unkeyed
@@ -63,12 +57,7 @@ import Testing
         word |= (0x61 + (counter >> UInt64(4 * digit)) & 0xF) << UInt64(8 * digit)
       }
       counter += 1
-      var hash = (state ^ word) &* 0x100_0000_01B3 &+ (state >> 29)
-      hash ^= hash >> 33
-      hash &*= 0xFF51_AFD7_ED55_8CCD
-      hash ^= hash >> 33
-      hash &*= 0xC4CE_B9FE_1A85_EC53
-      hash ^= hash >> 33
+      let hash = mixBits((state ^ word) &* 0x100_0000_01B3 &+ (state >> 29))
       guard hash & mask == 0 else { continue }
       let letters = (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64(8 * $0)) }
       paths.append(String(decoding: head + letters, as: UTF8.self))

@@ -81,17 +81,7 @@ import Testing
         ("path", path), ("kind", .string("object")), ("class", .string("Object")),
         ("state", .dictionary([])),
       ]))
-    let bytes = CraftedArchive.bytes([
-      ("format", .string("StateRestorationArchive")),
-      (
-        "topLevel",
-        .dictionary([
-          ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
-          ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
-        ])
-      ),
-      ("objects", .array(Array(repeating: record, count: 500))),
-    ])
+    let bytes = CraftedArchive.bytes(records: Array(repeating: record, count: 500))
     #expect(bytes.count < 20_000)
     let error = #expect(throws: RestorationError.self) {
       try RestorationArchive(

@@ -44,6 +44,24 @@ package indirect enum CraftedValue: Sendable {
 /// a valid CRC-32), holding whatever values a test wants, of any type, in any field. Independent of the engine's writer, so the reader is tested against
 /// files the engine would never write.
 package enum CraftedArchive {
+  /// The bytes of a version 1.0 archive holding `records`, with an empty top level.
+  ///
+  /// - Parameter records: The `objects` array's elements.
+  /// - Returns: The file's bytes, with a valid checksum.
+  package static func bytes(records: [CraftedValue]) -> [UInt8] {
+    bytes([
+      ("format", .string("StateRestorationArchive")),
+      (
+        "topLevel",
+        .dictionary([
+          ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
+          ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
+        ])
+      ),
+      ("objects", .array(records)),
+    ])
+  }
+
   /// The bytes of an archive whose root dictionary holds `fields` plus the `checksum` entry.
   ///
   /// - Parameter fields: The root's other entries, such as `format`, `topLevel` and `objects`.
