@@ -84,7 +84,11 @@ public struct ArchiveLimits: Sendable, Hashable {
       return
         "identifier paths of \(total) bytes in all, above the limit of \(maxTotalIdentifierPathLength)"
     }
-    let components = path.utf8.count { $0 == UInt8(ascii: "/") } + 1
+    // A path has at most one component more than it has bytes: most need no counting.
+    guard length >= maxIdentifierPathComponents else { return nil }
+    let components = withUTF8Bytes(of: path) { bytes in
+      bytes.reduce(1) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) }
+    }
     if components > maxIdentifierPathComponents {
       return
         "an identifier path of \(components) components, above the limit of \(maxIdentifierPathComponents)"

@@ -106,7 +106,11 @@ package struct PathKey: Hashable {
   package init(_ string: String) { self.string = string }
 
   package static func == (lhs: PathKey, rhs: PathKey) -> Bool {
-    lhs.string.utf8.elementsEqual(rhs.string.utf8)
+    withUTF8Bytes(of: lhs.string) { left in
+      withUTF8Bytes(of: rhs.string) { right in
+        bytesEqual(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
+      }
+    }
   }
 
   package func hash(into hasher: inout Hasher) {
