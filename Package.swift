@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "StateRestoration", targets: ["StateRestoration"]),
+    .library(name: "BinaryPropertyList", targets: ["BinaryPropertyList"]),
     .library(name: "StateRestorationUI", targets: ["StateRestorationUI"]),
     .library(name: "StateRestorationTesting", targets: ["StateRestorationTesting"]),
     .library(name: "ArchiveInspection", targets: ["ArchiveInspection"]),
@@ -18,19 +19,28 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
     // Core
     .target(
       name: "StateRestoration",
-      dependencies: ["CRC32Folding", .product(name: "Logging", package: "swift-log")]
+      dependencies: [
+        "BinaryPropertyList", .product(name: "Logging", package: "swift-log"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "DequeModule", package: "swift-collections"),
+      ]
     ),
-    // The archive checksum's fast path, in C: Swift has no carry-less multiply.
+    // Binary property lists and their checksum, usable without the engine.
+    .target(name: "BinaryPropertyList", dependencies: ["CRC32Folding"]),
+    // The checksum's fast path, in C: Swift has no carry-less multiply.
     .target(name: "CRC32Folding"),
 
     .target(
       name: "StateRestorationUI",
-      dependencies: ["StateRestoration", .product(name: "Logging", package: "swift-log")]
+      dependencies: [
+        "StateRestoration", "BinaryPropertyList", .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .target(
       name: "StateRestorationTesting",
@@ -128,6 +138,10 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
     .testTarget(
+      name: "BinaryPropertyListTests",
+      dependencies: ["BinaryPropertyList", "TestSupport"]
+    ),
+    .testTarget(
       name: "StateRestorationTests",
       dependencies: [
         "StateRestoration", "TestSupport", .product(name: "Logging", package: "swift-log"),
@@ -142,7 +156,10 @@ let package = Package(
     ),
     .testTarget(
       name: "ArchiveInspectionTests",
-      dependencies: ["ArchiveFuzzing", "ArchiveInspection", "StateRestoration", "TestSupport"],
+      dependencies: [
+        "ArchiveFuzzing", "ArchiveInspection", "BinaryPropertyList", "StateRestoration",
+        "TestSupport",
+      ],
       exclude: ["__Snapshots__"]
     ),
   ],

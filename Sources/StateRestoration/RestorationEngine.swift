@@ -55,39 +55,6 @@ public final class RestorationEngine {
   public private(set) var lastPreservationReport: PreservationReport?
 
   private var classNames = ClassNames()
-  /// How many objects the last preservation pass visited, or the archive a restore read had.
-  ///
-  /// The next pass sizes its tables for as many, since an app's tree changes little between two
-  /// preserves. Before a process's first preserve, the record count of the archive its restore
-  /// read, if any, is the best estimate.
-  private var lastPreservedObjectCount = 0
-  /// How many objects the next preservation pass sizes its tables for (see
-  /// ``lastPreservedObjectCount``).
-  package var expectedPreservedObjectCount: Int { lastPreservedObjectCount }
-  /// How many records, counting each reference their coders encoded as one more, a preserve's
-  /// walk archives before a background queue starts writing them into the archive while the walk
-  /// goes on (with ``offloadsToBackgroundQueues``); nil writes them all after the walk.
-  ///
-  /// References count because a container's encode computes the path of every object it
-  /// references: a tab bar's hundred navigation controllers compute their whole stacks'
-  /// paths before a single screen is archived, and counting records alone kept the queue idle
-  /// through that third of the walk.
-  package var concurrentWriteThreshold: Int? = 512
-  /// Whether preserves and restores hand work to background queues, as
-  /// ``RestorationSettings/usesBackgroundQueues`` allows: a preserve's records and two fifths
-  /// of its bytes; a restore's checksum, path analysis and half of its states check.
-  ///
-  /// Off on a single processor, where the queues would only take turns with the calling thread.
-  package var offloadsToBackgroundQueues = ProcessInfo.processInfo.activeProcessorCount > 1
-  /// Whether this preserve or restore hands work to background queues.
-  private var offloading: Bool { settings.usesBackgroundQueues && offloadsToBackgroundQueues }
-  /// The fewest records whose paths a restore analyses on a background queue: below it, handing
-  /// the work over costs about as much as the work.
-  static let concurrentPathAnalysisThreshold = 512
-  /// Whether the last restore analysed its records' paths on a background queue.
-  package private(set) var lastRestoreAnalysedPathsConcurrently = false
-  /// Whether the last archive's records were added by the concurrent writer.
-  package private(set) var lastArchiveWrittenConcurrently = false
   /// Restorations not yet complete: 1 while restoring, plus one per extension.
   private var pendingRestorations = 0
   /// Whether the archive on disk is the one restored from (not one written since).
@@ -145,9 +112,12 @@ public final class RestorationEngine {
   @discardableResult
   public func preserveApplicationState(roots: [any StateRestoring]) -> PreservationReport {
     let clock = ContinuousClock()
-    var (bytes, report) = makeArchiveBytes(roots: roots)
-    if let bytes {
+    var (archive, report) = makeArchive(roots: roots)
+    if let archive {
       do {
+        let encodeStart = clock.now
+        let bytes = try archive.encoded()
+        report.timings[.encodeArchive] = clock.now - encodeStart
         let writeStart = clock.now
         try store.write(bytes, to: .archive)
         report.timings[.write] = clock.now - writeStart
@@ -162,15 +132,14 @@ public final class RestorationEngine {
       }
     }
     debug(
-      "Preserved \(report.identifierPathCount) objects: \(report.outcome) in \(Self.milliseconds(report.totalDuration))"
+      "Preserved \(report.identifierPaths.count) objects: \(report.outcome) in \(Self.milliseconds(report.totalDuration))"
     )
     for phase in PreservationReport.Phase.allCases {
       if let duration = report.timings[phase] {
         debug("Preservation phase '\(phase.rawValue)' took \(Self.milliseconds(duration))")
       }
     }
-    BackgroundRelease.replace(
-      &lastPreservationReport, with: report, inBackground: settings.usesBackgroundQueues)
+    lastPreservationReport = report
     return report
   }
 
@@ -181,113 +150,35 @@ public final class RestorationEngine {
   public func makeArchive(
     roots: [any StateRestoring]
   ) -> (archive: RestorationArchive?, report: PreservationReport) {
-    guard let (pass, topLevel, report) = walk(roots: roots, writingConcurrently: false) else {
-      return (nil, PreservationReport(outcome: .notOptedIn))
-    }
-    return (RestorationArchive(topLevel: topLevel, records: pass.archiveRecords()), report)
-  }
-
-  /// Walks the tree under `roots` and writes its archive's bytes, without storing them.
-  ///
-  /// The bytes are those of ``makeArchive(roots:)`` followed by
-  /// ``RestorationArchive/encoded()``, but written straight from the objects' coders, without
-  /// building the archive's records first: this is what ``preserveApplicationState(roots:)``
-  /// stores.
-  ///
-  /// - Parameter roots: The roots of the tree.
-  /// - Returns: The bytes, or nil when the delegate did not opt in or encoding failed (the
-  ///   report's outcome then says why), and the report; its outcome is
-  ///   ``PreservationReport/Outcome/notOptedIn`` until the bytes are stored.
-  public func makeArchiveBytes(
-    roots: [any StateRestoring]
-  ) -> (bytes: [UInt8]?, report: PreservationReport) {
-    guard let (pass, topLevel, walkReport) = walk(roots: roots, writingConcurrently: true) else {
-      return (nil, PreservationReport(outcome: .notOptedIn))
-    }
-    var report = walkReport
-    let clock = ContinuousClock()
-    let start = clock.now
-    do {
-      var records = PassRecords(pass: pass)
-      let bytes: [UInt8]
-      let concurrent = pass.concurrentlyAddedRecords()
-      lastArchiveWrittenConcurrently = concurrent != nil
-      if var builder = consume concurrent {
-        bytes = try builder.finish(
-          topLevel: topLevel,
-          recordPath: { records.identifierPath(at: $0) },
-          resolve: { pass.archivePosition(ofPath: $0) },
-          concurrently: offloading)
-        // The builder's tables hold every value of the archive: freed on a background queue, as
-        // the pass's are.
-        if settings.usesBackgroundQueues { BackgroundRelease.release(consume builder) }
-      } else {
-        bytes = try ArchiveBuilder.archiveBytes(
-          topLevel: topLevel, records: &records, resolve: { pass.archivePosition(ofPath: $0) },
-          concurrently: offloading)
-      }
-      report.timings[.encodeArchive] = clock.now - start
-      if settings.usesBackgroundQueues { pass.releaseTablesInBackground() }
-      return (bytes, report)
-    } catch {
-      report.outcome = .failed(error)
-      warn("State preservation failed: \(error)")
-      return (nil, report)
-    }
-  }
-
-  /// Asks the delegate, walks the tree and encodes every object.
-  ///
-  /// - Parameters:
-  ///   - roots: The roots of the tree.
-  ///   - writingConcurrently: Whether a large walk's records start going into an archive on a
-  ///     background queue (see ``concurrentWriteThreshold``).
-  /// - Returns: The pass with its records, the top level, and the report; nil when the delegate
-  ///   did not opt in.
-  private func walk(
-    roots: [any StateRestoring],
-    writingConcurrently: Bool
-  ) -> (pass: PreservationPass, topLevel: KeyedValues, report: PreservationReport)? {
     guard let delegate else {
       debug("No restoration delegate: nothing preserved")
-      return nil
+      return (nil, PreservationReport(outcome: .notOptedIn))
     }
     let clock = ContinuousClock()
     let start = clock.now
     let pass = PreservationPass(
-      registry: registry,
-      classNames: classNames,
-      limits: settings.limits,
-      expectedObjects: lastPreservedObjectCount,
-      concurrentWriteThreshold: writingConcurrently && offloading
-        ? concurrentWriteThreshold ?? .max : .max
-    ) { [weak self] in
-      self?.warn($0)
-    }
+      registry: registry, classNames: classNames, limits: settings.limits
+    ) { [weak self] in self?.warn($0) }
     let topCoder = pass.makeTopLevelCoder()
     guard delegate.shouldSaveApplicationState(with: topCoder) else {
       debug("The delegate declined to save application state")
-      return nil
+      return (nil, PreservationReport(outcome: .notOptedIn))
     }
     delegate.willEncodeRestorableState(with: topCoder)
     pass.run(roots: roots)
     classNames = pass.updatedClassNames
-    lastPreservedObjectCount = pass.visitedObjectCount
 
     var topLevel = KeyedValues()
     topLevel[RestorationArchive.Key.majorVersion] = .integer(
-      Int64(RestorationArchive.Version.current.major)
-    )
+      Int64(RestorationArchive.Version.current.major))
     topLevel[RestorationArchive.Key.minorVersion] = .integer(
-      Int64(RestorationArchive.Version.current.minor)
-    )
+      Int64(RestorationArchive.Version.current.minor))
     topLevel[RestorationArchive.Key.bundleVersion] = .string(applicationInfo.bundleVersion)
     topLevel[RestorationArchive.Key.systemVersion] = .string(applicationInfo.systemVersion)
     topLevel[RestorationArchive.Key.timestamp] = .date(now())
     topLevel[RestorationArchive.Key.userInterfaceIdiom] = .string(
-      applicationInfo.userInterfaceIdiom
-    )
-    for (key, value) in topCoder.values {
+      applicationInfo.userInterfaceIdiom)
+    for (key, value) in pass.withoutReferencesLeftOut(topCoder.values, in: nil) {
       if RestorationArchive.Key.reserved.contains(key) {
         pass.issue(
           .reservedKey, nil, "the top-level key '\(key)' is reserved; the app's value was ignored")
@@ -295,14 +186,13 @@ public final class RestorationEngine {
         topLevel[key] = value
       }
     }
-
+    let records = pass.archiveRecords()
     let report = PreservationReport(
       outcome: .notOptedIn,
-      paths: pass.identifierPathList,
+      identifierPaths: records.map(\.identifierPath),
       issues: pass.issues,
-      timings: [.encodeObjects: clock.now - start]
-    )
-    return (pass, topLevel, report)
+      timings: [.encodeObjects: clock.now - start])
+    return (RestorationArchive(topLevel: topLevel, records: records), report)
   }
 
   // MARK: - Restoration
@@ -322,8 +212,7 @@ public final class RestorationEngine {
   @discardableResult
   public func restoreApplicationState(roots: [any StateRestoring]) -> RestorationReport {
     let report = restore(roots: roots)
-    BackgroundRelease.replace(
-      &lastRestorationReport, with: report, inBackground: settings.usesBackgroundQueues)
+    lastRestorationReport = report
     debug("Restoration finished: \(report.outcome)")
     for phase in RestorationReport.Phase.allCases {
       if let duration = report.timings[phase] {
@@ -390,29 +279,14 @@ public final class RestorationEngine {
     let decodeStart = clock.now
     let archive: RestorationArchive
     let states: ArchiveStates
-    // The records' paths are analysed on a background queue while the states are checked.
-    var readPaths: [String] = []
-    var pendingPaths: BackgroundResult<ArchivedPaths>?
     do {
-      (archive, states) = try RestorationArchive.readLazily(
-        bytes, limits: settings.limits, concurrently: offloading,
-        pathsRead: { [offloading] paths in
-          guard offloading, paths.count >= Self.concurrentPathAnalysisThreshold else {
-            readPaths = paths
-            return
-          }
-          pendingPaths = BackgroundResult(on: restoreReadQueue) { ArchivedPaths(paths) }
-        })
+      (archive, states) = try RestorationArchive.readLazily(bytes, limits: settings.limits)
     } catch {
       let located = error.file == nil ? error.inFile(archiveLocation) : error
       pendingRestorations = 0
       return discard(.unreadable(located), timings: timings)
     }
     timings[.decodeArchive] = clock.now - decodeStart
-    // The app's first preserve most likely walks a tree of about this archive's size: sized for
-    // it, the first preserve of 10,000 objects ran 12% fewer instructions than one whose tables
-    // grew step by step.
-    if lastPreservedObjectCount == 0 { lastPreservedObjectCount = archive.records.count }
     if let version = archive.version {
       let current = RestorationArchive.Version.current
       debug(
@@ -420,7 +294,6 @@ public final class RestorationEngine {
       )
     }
 
-    lastRestoreAnalysedPathsConcurrently = pendingPaths != nil
     let pass = RestorationPass(
       archive: archive,
       states: states,
@@ -450,7 +323,7 @@ public final class RestorationEngine {
     phaseObserver?(.locateObjects)
     let locateStart = clock.now
     pass.mapExistingObjects(roots: roots)
-    pass.locateObjects(paths: pendingPaths?.wait() ?? ArchivedPaths(readPaths))
+    pass.locateObjects(paths: ArchivedPaths(archive.records.map(\.identifierPath)))
     timings[.locateObjects] = clock.now - locateStart
     phaseObserver?(.decodeState)
     let stateStart = clock.now
@@ -463,19 +336,8 @@ public final class RestorationEngine {
     classNames = pass.updatedClassNames
 
     finishRestoration()
-    let report = RestorationReport(
-      outcome: .restored,
-      entries: pass.reportEntries,
-      timings: timings,
-      warnings: pass.warnings
-    )
-    if settings.usesBackgroundQueues {
-      // The engine's own references go first, so the queue's are the last ones.
-      _ = consume archive
-      _ = consume states
-      pass.releaseTablesInBackground()
-    }
-    return report
+    return RestorationReport(
+      outcome: .restored, entries: pass.reportEntries, timings: timings, warnings: pass.warnings)
   }
 
   /// Declares that restoration goes on asynchronously (UIKit's `extendStateRestoration()`).
@@ -630,19 +492,5 @@ public final class RestorationEngine {
     let hundredths = Int((value * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) ms"
-  }
-}
-
-extension RestorationEngine {
-  /// Waits until the memory that earlier preserves and restores left to background queues is
-  /// freed.
-  ///
-  /// A preserve or a restore frees its tables on a background queue once it is done (see
-  /// ``RestorationSettings/usesBackgroundQueues``). An app's calls are
-  /// seconds apart, and that freeing ends long before the next one; a benchmark or a test that
-  /// times calls one right after another waits here first, or the call it times competes with
-  /// the last one's freeing for the processor.
-  public static func waitForBackgroundFreeing() {
-    BackgroundRelease.waitUntilReleased()
   }
 }

@@ -1,3 +1,5 @@
+internal import OrderedCollections
+
 /// The types and objects an archive may bring back: restoration classes by name, registered
 /// objects, and storyboards.
 ///
@@ -7,7 +9,8 @@
 public final class RestorationRegistry {
   private var classesByName: [String: any ObjectRestoration.Type] = [:]
   private var namesByType: [ObjectIdentifier: String] = [:]
-  private var objects: [WeakObject] = []
+  private var objects: OrderedDictionary<ObjectIdentifier, WeakObject> = [:]
+  private var liveCountAtLastPrune = 0
   private var storyboards: [String: any RestorationStoryboard] = [:]
 
   /// Creates an empty registry.
@@ -57,14 +60,23 @@ public final class RestorationRegistry {
   /// - Parameter object: The object; its ``StateRestoring/restorationIdentifier`` and
   ///   ``StateRestoring/restorationParent`` give its path.
   public func registerObject(_ object: any StateRestoring) {
-    objects.removeAll { $0.object == nil || $0.object === object }
-    objects.append(WeakObject(object))
+    // In constant time: an object registered again keeps its place, and a slot whose object is
+    // gone (its identity may be the new object's) takes the new one.
+    objects[ObjectIdentifier(object)] = WeakObject(object)
+    if objects.count >= 2 * max(liveCountAtLastPrune, 32) { prune() }
   }
 
-  /// The registered objects still alive.
+  /// The registered objects still alive, in the order they were first registered.
   public var registeredObjects: [any StateRestoring] {
-    objects.removeAll { $0.object == nil }
-    return objects.compactMap(\.object)
+    prune()
+    return objects.values.compactMap(\.object)
+  }
+
+  /// Forgets the objects that are gone: amortized over registrations, so that registering
+  /// short-lived objects one after another stays linear.
+  private func prune() {
+    objects = objects.filter { $0.value.object != nil }
+    liveCountAtLastPrune = objects.count
   }
 
   /// Registers a storyboard, so that nodes recorded as coming from it can be re-created.

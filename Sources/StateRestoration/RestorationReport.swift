@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a launch did with the saved state: for every archived object, whether it came back and
 /// if not why, plus why the launch restored or started fresh and how long each phase took.
 ///
@@ -322,11 +320,7 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
   /// The archived identifier paths, in archive order.
   ///
   /// A preserve keeps its paths as bytes; the strings are made the first time this is read.
-  public var identifierPaths: [String] {
-    get { paths.strings }
-    set { paths = IdentifierPathList(newValue) }
-  }
-  private var paths: IdentifierPathList
+  public var identifierPaths: [String]
   /// Problems found.
   public var issues: [Issue]
   /// How long each phase took.
@@ -346,26 +340,10 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
     timings: [Phase: Duration] = [:]
   ) {
     self.outcome = outcome
-    self.paths = IdentifierPathList(identifierPaths)
+    self.identifierPaths = identifierPaths
     self.issues = issues
     self.timings = timings
   }
-
-  /// Creates a report whose paths are made into strings when first read.
-  init(
-    outcome: Outcome,
-    paths: IdentifierPathList,
-    issues: [Issue],
-    timings: [Phase: Duration]
-  ) {
-    self.outcome = outcome
-    self.paths = paths
-    self.issues = issues
-    self.timings = timings
-  }
-
-  /// The number of archived paths, without making their strings.
-  var identifierPathCount: Int { paths.count }
 
   /// The issues of one kind.
   ///
@@ -382,65 +360,8 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
 
   /// The report as text.
   public var description: String {
-    var lines = ["Preservation: \(outcome), \(paths.count) objects"]
+    var lines = ["Preservation: \(outcome), \(identifierPaths.count) objects"]
     for issue in issues { lines.append("  \(issue)") }
     return lines.joined(separator: "\n")
-  }
-}
-
-/// A preservation report's paths: strings, or the pass's bytes made into strings when first
-/// read.
-///
-/// Making ten thousand strings at the end of a preserve cost the walk's thread a twentieth of
-/// the preserve, for a list that most apps never read.
-final class IdentifierPathList: Sendable, Hashable {
-  private enum State {
-    case strings([String])
-    case bytes([PathBytes])
-  }
-  private let state: Mutex<State>
-  /// Where the bytes are.
-  ///
-  /// A property of its own, rather than a payload of `.bytes` beside them: an optimized build
-  /// moves the state out to read it, and freed a storage held there before its bytes were read.
-  private let storage: PathStorage?
-  /// The number of paths.
-  let count: Int
-
-  init(_ strings: [String]) {
-    state = Mutex(.strings(strings))
-    storage = nil
-    count = strings.count
-  }
-
-  /// - Parameters:
-  ///   - bytes: The paths, in order.
-  ///   - storage: Where their bytes are.
-  init(bytes: [PathBytes], in storage: PathStorage) {
-    state = Mutex(.bytes(bytes))
-    self.storage = storage
-    count = bytes.count
-  }
-
-  /// The paths as strings, made on the first call.
-  var strings: [String] {
-    state.withLock { state in
-      switch state {
-      case .strings(let strings):
-        return strings
-      case .bytes(let bytes):
-        let strings = bytes.map(\.string)
-        state = .strings(strings)
-        return strings
-      }
-    }
-  }
-
-  static func == (lhs: IdentifierPathList, rhs: IdentifierPathList) -> Bool {
-    lhs === rhs || (lhs.count == rhs.count && lhs.strings == rhs.strings)
-  }
-
-  func hash(into hasher: inout Hasher) {
-    hasher.combine(strings)
   }
 }

@@ -9,18 +9,6 @@ public struct RestorationSettings: Sendable, Hashable {
   public var debugLogging: Bool
   /// Limits on archives read at launch.
   public var limits: ArchiveLimits
-  /// Let preserves and restores use background queues.
-  ///
-  /// - A preserve: a large walk's records go into the archive while the walk goes on, and two
-  ///   fifths of a large archive's bytes and checksum are written on a second thread.
-  /// - A restore: a large archive's checksum is computed, its records' paths analysed and half
-  ///   of its states checked while the calling thread checks the rest.
-  /// - Both: the pass's memory is freed on a background queue.
-  ///
-  /// The archive's bytes, and what a restore accepts or rejects, are the same either way. App
-  /// code is only ever called on the calling thread, and app objects are never released on
-  /// another.
-  public var usesBackgroundQueues: Bool
 
   /// The environment variable that turns developer mode on (`1`, `YES` or `true`).
   public static let developerModeVariable = "STATE_RESTORATION_DEVELOPER_MODE"
@@ -33,17 +21,14 @@ public struct RestorationSettings: Sendable, Hashable {
   ///   - developerMode: Keep the archive in every case.
   ///   - debugLogging: Log restoration messages and timings.
   ///   - limits: Limits on archives read at launch.
-  ///   - usesBackgroundQueues: Let preserves and restores use background queues.
   public init(
     developerMode: Bool = false,
     debugLogging: Bool = false,
-    limits: ArchiveLimits = .default,
-    usesBackgroundQueues: Bool = true
+    limits: ArchiveLimits = .default
   ) {
     self.developerMode = developerMode
     self.debugLogging = debugLogging
     self.limits = limits
-    self.usesBackgroundQueues = usesBackgroundQueues
   }
 
   /// Settings with each switch turned on when given here or by its environment variable.

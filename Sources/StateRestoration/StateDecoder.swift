@@ -28,10 +28,8 @@ public final class StateDecoder {
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
   public let identifierPath: String?
 
-  /// The link to the pass the decoder belongs to.
-  private let link: PassLink<RestorationPass>?
   /// The pass the decoder belongs to, while it runs.
-  private var pass: RestorationPass? { link?.pass }
+  private weak var pass: RestorationPass?
   /// The values, when given whole or once read whole.
   private var materialized: KeyedValues?
   /// The archive the values are read from, and the record's index in it; nil when given whole.
@@ -46,13 +44,13 @@ public final class StateDecoder {
   ///   - values: The values to read.
   ///   - identifierPath: The path to report in errors.
   public convenience init(values: KeyedValues, identifierPath: String? = nil) {
-    self.init(values: values, identifierPath: identifierPath, link: nil)
+    self.init(values: values, identifierPath: identifierPath, pass: nil)
   }
 
-  init(values: KeyedValues, identifierPath: String?, link: PassLink<RestorationPass>?) {
+  init(values: KeyedValues, identifierPath: String?, pass: RestorationPass?) {
     self.materialized = values
     self.identifierPath = identifierPath
-    self.link = link
+    self.pass = pass
     self.states = nil
     self.record = 0
   }
@@ -62,17 +60,16 @@ public final class StateDecoder {
     states: ArchiveStates,
     record: Int,
     identifierPath: String?,
-    link: PassLink<RestorationPass>?
+    pass: RestorationPass?
   ) {
     self.materialized = nil
     self.identifierPath = identifierPath
-    self.link = link
+    self.pass = pass
     self.states = states
     self.record = record
   }
 
   /// The archived value of a key: from the values when they are whole, else from the archive.
-  @inline(__always)
   private func value(forKey key: String) -> StateValue? {
     if let materialized { return materialized[key] }
     return states?.value(forKey: key, record: record)
@@ -99,26 +96,9 @@ public final class StateDecoder {
   ///   - type: The type to read.
   ///   - key: The key.
   /// - Returns: The value, or nil when the key is absent or holds another type.
-  @inlinable
   public func decode<T: StateValueConvertible>(_ type: T.Type, forKey key: String) -> T? {
-    // Inlinable so that the conversion is specialized in the app's code, where this test folds
-    // away for every other type. Arrays of integers (selections, index paths) are the
-    // commonest arrays apps archive: read from the file, they skip a `StateValue` per element
-    // and the array of them.
-    if T.self == [Int].self, let integers = integerArray(forKey: key) {
-      return integers as? T
-    }
     guard let value = decodeValue(forKey: key) else { return nil }
     return T(stateValue: value)
-  }
-
-  /// The integers of an array read straight from the archive, when the decoder reads the file
-  /// and every element is an integer of up to 8 bytes; nil when ``decodeValue(forKey:)`` must
-  /// answer (an absent key, other values, a decoder of values given whole).
-  @usableFromInline
-  func integerArray(forKey key: String) -> [Int]? {
-    guard materialized == nil, let states else { return nil }
-    return states.integerArray(forKey: key, record: record)
   }
 
   /// Reads any `Decodable` value.

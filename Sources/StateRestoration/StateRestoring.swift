@@ -50,27 +50,11 @@ public protocol StateRestoring: AnyObject {
 
   /// Called on every restored object after all decoding, the delegate's included, is done.
   func applicationFinishedRestoringState()
-
-  /// Calls `body` with this object as a node of the tree, or with nil when it is not one.
-  ///
-  /// Provided: a ``RestorationNode`` passes itself. The engine asks this of every object it
-  /// walks, twice: a dynamic cast to the protocol looked the conformance up each time (a
-  /// fiftieth of a preserve), and a property returning the node retained and released it, on the
-  /// runtime's slow path for an object that is referenced weakly, as a child's parent usually
-  /// is. The node is lent to `body` for the call only.
-  func withRestorationNode<Result>(_ body: ((any RestorationNode)?) -> Result) -> Result
 }
 
 extension StateRestoring {
   /// This object as a node of the tree, or nil when it is not one.
-  ///
-  /// The node as ``withRestorationNode(_:)`` lends it, retained for the caller.
-  public var restorationNode: (any RestorationNode)? { withRestorationNode { $0 } }
-
-  /// A cast, for a type that conforms to ``RestorationNode`` only through a subclass.
-  public func withRestorationNode<Result>(_ body: ((any RestorationNode)?) -> Result) -> Result {
-    body(self as? any RestorationNode)
-  }
+  public var restorationNode: (any RestorationNode)? { self as? any RestorationNode }
   /// No parent by default.
   public var restorationParent: (any StateRestoring)? { nil }
   /// No restoration class by default.
@@ -171,19 +155,6 @@ public protocol RestorationNode: StateRestoring {
   /// except views, which are crossed so that identified views deeper down are still found.
   var restorationChildren: [any StateRestoring] { get }
 
-  /// Calls `body` with each of ``restorationChildren``, in order, without making that array.
-  ///
-  /// The walk asks every node for its children once per preservation, and a restoration asks
-  /// every located node. A container that keeps its children in an array of its own type
-  /// returns a new array of existentials from ``restorationChildren`` each time (an allocation,
-  /// and a retain and a release of every child); implementing this hands them over from its
-  /// own storage instead. It must call `body` with exactly the nodes of
-  /// ``restorationChildren``, in the same order. The default iterates
-  /// ``restorationChildren``.
-  ///
-  /// - Parameter body: Called with each child.
-  func forEachRestorationChild(_ body: (any StateRestoring) -> Void)
-
   /// The node this one presents modally, walked after ``restorationChildren``.
   ///
   /// Its ``restorationContainer`` names this node with no index, so its path has no index
@@ -228,21 +199,12 @@ public protocol RestorationNode: StateRestoring {
 }
 
 extension RestorationNode {
-  /// The node itself.
-  public func withRestorationNode<Result>(_ body: ((any RestorationNode)?) -> Result) -> Result {
-    body(self)
-  }
   /// A view controller by default.
   public var restorationKind: RestorationKind { .viewController }
   /// No container by default.
   public var restorationContainer: RestorationParentLink? { nil }
   /// No children by default.
   public var restorationChildren: [any StateRestoring] { [] }
-  /// The nodes of ``restorationChildren``, in order.
-  public func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
-    let children = restorationChildren
-    for index in children.indices { body(children[index]) }
-  }
   /// Nothing presented by default.
   public var restorationPresentedNode: (any StateRestoring)? { nil }
   /// Not from a storyboard by default.
@@ -270,37 +232,6 @@ extension RestorationNode {
 
   /// No specific reason by default: the report gives the generic one.
   public func restorationMissingChildReason(identifier: String, index: Int?) -> String? { nil }
-}
-
-extension Array where Element: StateRestoring {
-  /// Calls `body` with each element, in order, without retaining it for the call.
-  ///
-  /// Implements ``RestorationNode/forEachRestorationChild(_:)`` for a node that keeps its
-  /// children in an array of its own type: a plain loop retained and released each child around
-  /// `body`, on the runtime's slow path for an object that is referenced weakly (a child's
-  /// parent usually is).
-  ///
-  /// - Parameter body: Called with each element.
-  @inlinable
-  public func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
-    forEachUnretained { body($0) }
-  }
-}
-
-extension Array where Element: AnyObject {
-  /// Calls `body` with each element, in order, lent without a retain.
-  ///
-  /// The array holds every element for the whole call, so none can go away while it is lent;
-  /// the compiler cannot see that across a call into code it does not know, and retains each
-  /// element around it otherwise.
-  @inlinable
-  func forEachUnretained(_ body: (Element) -> Void) {
-    withUnsafeBufferPointer { elements in
-      for index in elements.indices {
-        Unmanaged.passUnretained(elements[index])._withUnsafeGuaranteedRef { body($0) }
-      }
-    }
-  }
 }
 
 /// A factory that instantiates nodes by storyboard identifier (a storyboard, in UIKit's terms).

@@ -1,3 +1,4 @@
+internal import BinaryPropertyList
 public import StateRestoration
 
 /// The text snapshot of the UI that an app saves as it moves to the background and shows at

@@ -100,11 +100,6 @@ open class View: RestorationNode {
   /// The subviews, for the walk.
   public var restorationChildren: [any StateRestoring] { subviews }
 
-  /// The subviews, without making ``restorationChildren``.
-  public func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
-    subviews.forEachRestorationChild(body)
-  }
-
   /// Views have no restoration class.
   public var objectRestorationClass: (any ObjectRestoration.Type)? { nil }
 

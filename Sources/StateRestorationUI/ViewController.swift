@@ -372,12 +372,6 @@ open class ViewController: RestorationNode {
     return result
   }
 
-  /// Children, then the root view when loaded, without making ``restorationChildren``.
-  public func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
-    children.forEachRestorationChild(body)
-    if let loadedView { body(loadedView) }
-  }
-
   /// The presented controller.
   public var restorationPresentedNode: (any StateRestoring)? { presentedViewController }
 

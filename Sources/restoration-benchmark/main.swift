@@ -93,9 +93,6 @@ func measure(
     )
     engine.delegate = delegate
     let tree = makeTree(count: count)
-    // Each call starts once the last one's memory is freed on background queues, as an app's
-    // calls, seconds apart, do.
-    RestorationEngine.waitForBackgroundFreeing()
     let start = clock.now
     let report = engine.preserveApplicationState(roots: [tree])
     preserveTimes.append(seconds(clock.now - start))
@@ -105,7 +102,6 @@ func measure(
     bytes = size
 
     let launched = makeTree(count: count)
-    RestorationEngine.waitForBackgroundFreeing()
     let restoreStart = clock.now
     let restored = engine.restoreApplicationState(roots: [launched])
     restoreTimes.append(seconds(clock.now - restoreStart))
@@ -149,9 +145,6 @@ struct RestorationBenchmark: ParsableCommand {
   @Option(help: "How many times each size is preserved and restored.")
   var repetitions = 7
 
-  @Flag(help: "Keep the engine off background queues (RestorationSettings.usesBackgroundQueues).")
-  var noBackgroundQueues = false
-
   func validate() throws {
     guard sizes.allSatisfy({ $0 > 1 }) else {
       throw ValidationError(
@@ -164,8 +157,7 @@ struct RestorationBenchmark: ParsableCommand {
     #if DEBUG
       print("note: debug build; use `swift run -c release restoration-benchmark` for real numbers")
     #endif
-    let settings = RestorationSettings(usesBackgroundQueues: !noBackgroundQueues)
-    if noBackgroundQueues { print("background queues: off") }
+    let settings = RestorationSettings()
     print("objects    preserve (ms)  restore (ms)  archive (bytes)  preserve ratio  restore ratio")
     var baseline: (Double, Double, Int)?
     do {

@@ -1,3 +1,4 @@
+import BinaryPropertyList
 import Foundation
 import StateRestoration
 import TestSupport

@@ -89,10 +89,7 @@ import Testing
       makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(
         roots: TalkDemo().roots)
       let flushed = PathLog()
-      // On the calling thread, where the observer sees the marker's write too.
-      let engine = makeEngine(
-        store: store, delegate: TestDelegate(),
-        settings: RestorationSettings(usesBackgroundQueues: false))
+      let engine = makeEngine(store: store, delegate: TestDelegate())
       let report = PlatformObservers.$folderFlushed.withValue(flushed.observer) {
         engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
       }

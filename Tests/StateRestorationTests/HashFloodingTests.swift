@@ -32,7 +32,18 @@ import Testing
       }
       hash = (hash ^ tail) &* 0x100_0000_01B3 &+ (hash >> 29)
     }
-    return mixBits(hash)
+    return mix(hash)
+  }
+
+  /// MurmurHash3's finalizer, which the fixed hash ended with.
+  private static func mix(_ value: UInt64) -> UInt64 {
+    var x = value
+    x ^= x >> 33
+    x &*= 0xFF51_AFD7_ED55_8CCD
+    x ^= x >> 33
+    x &*= 0xC4CE_B9FE_1A85_EC53
+    x ^= x >> 33
+    return x
   }
 
   /// Paths that all land in the first slot of a table of `2^slotBits` slots under the unkeyed
@@ -57,7 +68,7 @@ import Testing
         word |= (0x61 + (counter >> UInt64(4 * digit)) & 0xF) << UInt64(8 * digit)
       }
       counter += 1
-      let hash = mixBits((state ^ word) &* 0x100_0000_01B3 &+ (state >> 29))
+      let hash = mix((state ^ word) &* 0x100_0000_01B3 &+ (state >> 29))
       guard hash & mask == 0 else { continue }
       let letters = (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64(8 * $0)) }
       paths.append(String(decoding: head + letters, as: UTF8.self))
@@ -74,10 +85,7 @@ import Testing
     )
     // Under the engine's hash they spread as random keys do: 2,048 keys fill about 1,610 of
     // 4,096 slots.
-    let slots = Set(
-      paths.map { path in
-        Int(truncatingIfNeeded: Array(path.utf8).withUnsafeBytes { hashBytes($0) }) & mask
-      })
+    let slots = Set(paths.map { PathKey($0).hashValue & mask })
     #expect(slots.count > 1_400)
   }
 

@@ -59,7 +59,6 @@ import Testing
       let other = TestController("Other\(round)" + String(repeating: "z", count: 40))
       for index in 0..<200 { other.addChild(TestController("Leaf\(index)")) }
       #expect(engine.preserveApplicationState(roots: [other]).issues.isEmpty)
-      RestorationEngine.waitForBackgroundFreeing()
     }
     #expect(coder.identifierPath == "Root")
     #expect(coder.values["children"] == .array([.reference("Root/:[0]:/Child")]))

@@ -62,16 +62,11 @@ import Testing
 
   /// The lazy reader's answer, with every record's state read back whole.
   ///
-  /// - Parameters:
-  ///   - bytes: The file's bytes.
-  ///   - concurrently: Check the file with a background queue's help, as restores do.
+  /// - Parameter bytes: The file's bytes.
   /// - Returns: The archive read, or the reader's error.
-  func lazy(
-    _ bytes: [UInt8], concurrently: Bool = false
-  ) -> Result<RestorationArchive, RestorationError> {
+  func lazy(_ bytes: [UInt8]) -> Result<RestorationArchive, RestorationError> {
     do {
-      let (read, states) = try RestorationArchive.readLazily(
-        bytes, limits: .default, concurrently: concurrently)
+      let (read, states) = try RestorationArchive.readLazily(bytes, limits: .default)
       var archive = read
       for index in archive.records.indices {
         #expect(archive.records[index].state.isEmpty)
@@ -194,54 +189,8 @@ import Testing
     #expect(rejected > 100)
   }
 
-  /// A large file's checksum computed while its structure is checked: the reader must refuse
-  /// exactly the files it refuses with the checksum first, with the same error, whether the
-  /// damage leaves the structure sound or not, and read the others identically.
-  @Test func checksummingConcurrentlyRefusesExactlyWhatCheckingItFirstRefuses() throws {
-    var archive = try RestorationArchive(decoding: richArchive())
-    let padding = String(repeating: "x", count: 200)
-    for index in 0..<1_200 {
-      var state = KeyedValues()
-      state["label"] = .string("\(padding) \(index)")
-      state["index"] = .integer(Int64(index))
-      archive.records.append(
-        RestorationArchive.Record(
-          identifierPath: "Root/:[0]:/Child/Item\(index)", kind: .object, className: "Item",
-          state: state))
-    }
-    let bytes = try archive.encoded()
-    #expect(bytes.count >= RestorationArchive.concurrentChecksumThreshold)
-    #expect(try lazy(bytes, concurrently: true).get() == lazy(bytes).get())
-
-    var structureBroken = 0
-    var torn = 0
-    for (step, index) in stride(from: 13, to: bytes.count, by: bytes.count / 60).enumerated() {
-      do {
-        let bit: UInt8 = step % 2 == 0 ? 0x04 : 0x80
-        var damaged = bytes
-        damaged[index] ^= bit
-        // Torn: the stored checksum no longer matches. The trailer and the offsets are read
-        // before the checksum, either way.
-        let tornError = expectSameAnswer(
-          lazy(damaged), lazy(damaged, concurrently: true), "byte \(index) bit \(bit), torn")
-        if tornError?.code == .checksumMismatch { torn += 1 }
-        // The same damage behind a valid checksum: the structure's check alone decides.
-        refreshArchiveChecksum(&damaged)
-        if expectSameAnswer(
-          lazy(damaged), lazy(damaged, concurrently: true), "byte \(index) bit \(bit)") != nil
-        {
-          structureBroken += 1
-        }
-      }
-    }
-    #expect(torn >= 50)
-    // Some flips broke the structure too: their torn files were refused by the checksum, not
-    // by the structure's check that ran beside it.
-    #expect(structureBroken >= 5)
-  }
-
-  /// Arrays of integers are read from the file straight into `[Int]`: every array must decode
-  /// as it does through its `StateValue`, whatever its elements (integers of every width,
+  /// Arrays of integers decode as `[Int]` exactly as through their `StateValue`, whatever their
+  /// elements (integers of every width,
   /// negative ones, one too large for `Int`, other types mixed in, nested arrays), and so must
   /// values that are not arrays and keys that are absent.
   @Test func integerArraysDecodeAsThroughTheirStateValues() throws {
@@ -296,7 +245,14 @@ import Testing
         default: .bool(true)
         }
       }
-      return craftedArchive(records: 600) { _ in [("list", .shared("list", .array(list)))] }
+      return CraftedArchive.bytes(
+        records: (0..<600).map { index in
+          .dictionary([
+            ("path", .string("Root/:[\(index)]:/Item")), ("kind", .string("object")),
+            ("class", .string("Item")),
+            ("state", .dictionary([("list", .shared("list", .array(list)))])),
+          ])
+        })
     }
     func overspent(_ bytes: [UInt8]) -> Bool {
       guard case .failure(let error) = eager(bytes) else { return false }

@@ -8,15 +8,11 @@ import Testing
     try run(BuiltExecutable.path(named: "restoration-benchmark"), arguments)
   }
 
-  /// One row per size, in order, with the size ratio after the first; with the background
-  /// queues on and off.
-  @Test(arguments: [false, true])
-  func printsARowPerSize(withoutBackgroundQueues: Bool) throws {
-    let flag = withoutBackgroundQueues ? ["--no-background-queues"] : []
-    let result = try benchmark(["300", "600", "--repetitions", "1"] + flag)
+  /// One row per size, in order, with the size ratio after the first.
+  @Test func printsARowPerSize() throws {
+    let result = try benchmark(["300", "600", "--repetitions", "1"])
     #expect(result.status == 0, "\(result.standardError)")
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
-    #expect(lines.contains("background queues: off") == withoutBackgroundQueues)
     let rows = lines.filter { $0.first == " " }
     #expect(rows.count == 2)
     #expect(rows.first?.split(separator: " ").first == "300")

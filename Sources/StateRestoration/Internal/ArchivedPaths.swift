@@ -106,14 +106,13 @@ package struct PathKey: Hashable {
   package init(_ string: String) { self.string = string }
 
   package static func == (lhs: PathKey, rhs: PathKey) -> Bool {
-    withUTF8Bytes(of: lhs.string) { left in
-      withUTF8Bytes(of: rhs.string) { right in
-        bytesEqual(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
-      }
-    }
+    var left = lhs.string
+    var right = rhs.string
+    return left.withUTF8 { left in right.withUTF8 { left.elementsEqual($0) } }
   }
 
   package func hash(into hasher: inout Hasher) {
-    withUTF8Bytes(of: string) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    var string = string
+    string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 }

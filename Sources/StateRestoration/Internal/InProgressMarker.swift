@@ -1,3 +1,5 @@
+internal import BinaryPropertyList
+
 /// The crash guard's marker file (UIKit's `inprogress.data`): a property list dictionary with
 /// `kRestorationTriesLeft` and `kRestorationExtended`.
 ///
@@ -25,11 +27,8 @@ struct InProgressMarker: Equatable {
 
   func encoded() -> [UInt8] {
     var writer = BinaryPropertyListWriter()
-    let keys = [writer.add(string: Self.triesLeftKey), writer.add(string: Self.extendedKey)]
-    let values = [
-      writer.add(.integer(Int64(triesLeft))),
-      writer.add(.bool(extended)),
-    ]
+    let keys = [writer.addString(Self.triesLeftKey), writer.addString(Self.extendedKey)]
+    let values = [writer.addInteger(Int64(triesLeft)), writer.addBool(extended)]
     let top = writer.addDictionary(keys: keys, values: values)
     return writer.makeBytes(top: top)
   }
@@ -40,10 +39,8 @@ struct InProgressMarker: Equatable {
   /// - Returns: The marker, or nil for anything else.
   init?(bytes: [UInt8]) {
     guard
-      case .dictionary(let fields) = try? BinaryPropertyListReader.readValue(
-        bytes,
-        limits: ArchiveLimits(maxFileSize: 4096, maxObjectCount: 64, maxDepth: 4)
-      ),
+      case .dictionary(let fields) = try? PropertyList.read(
+        bytes, limits: ArchiveLimits(maxFileSize: 4096, maxObjectCount: 64, maxDepth: 4)),
       fields.count == 2,
       case .integer(let tries) = fields[Self.triesLeftKey],
       (0...Int64(Self.initialTries)).contains(tries),

@@ -2,41 +2,34 @@
 /// archive order, then decode every object in archive order (parents first), then the delegate's
 /// did-decode, then every restored object's finished-restoring.
 final class RestorationPass {
-  // The tables below are marked `@exclusivity(unchecked)`: each record touches them a dozen
-  // times, and the runtime's exclusivity checks of class properties cost more than the tables'
-  // own work. No access to one is held across a call into app code that could reenter the pass
-  // (a decode method resolving a reference).
-  @exclusivity(unchecked) private var archive: RestorationArchive
+  private var archive: RestorationArchive
   /// The records' states, read on demand; nil when the archive's records hold their states.
-  @exclusivity(unchecked) private var states: ArchiveStates?
+  private var states: ArchiveStates?
   private let registry: RestorationRegistry
   private weak var delegate: (any RestorationDelegate)?
   private(set) weak var applicationContext: AnyObject?
-  @exclusivity(unchecked) private var classNames: ClassNames
+  private var classNames: ClassNames
   private let debugSink: (String) -> Void
   /// Whether debug logging is on: debug lines are built only then, since building them for
   /// every object cost a fifth of a restore.
   private let debugEnabled: Bool
   private let warn: (String) -> Void
 
-  @exclusivity(unchecked) private var resolver: IdentifierPathResolver
+  private var resolver: IdentifierPathResolver
   /// Objects of the launch hierarchy, by their current identifier path: indices into
   /// `existingObjects`.
-  @exclusivity(unchecked) private var existing = StringTable()
-  @exclusivity(unchecked) private var existingObjects: [any StateRestoring] = []
-  @exclusivity(unchecked) private var mapped = IdentityMap<Bool>()
+  private var existing: [PathKey: Int] = [:]
+  private var existingObjects: [any StateRestoring] = []
+  private var mapped: Set<ObjectIdentifier> = []
 
   /// One entry per record located so far, in archive order.
-  @exclusivity(unchecked) private var entries: [RestorationReport.Entry] = []
+  private var entries: [RestorationReport.Entry] = []
   /// The records' paths: each path's first record (whose object is the one located for the
   /// path), each record's nearest archived ancestor and each path's components.
-  @exclusivity(unchecked) private var paths = ArchivedPaths([])
-  @exclusivity(unchecked) private var coders: [StateDecoder?] = []
-  @exclusivity(unchecked) private var objects: [(any StateRestoring)?] = []
+  private var paths = ArchivedPaths([])
+  private var coders: [StateDecoder?] = []
+  private var objects: [(any StateRestoring)?] = []
   private(set) var warnings: [String] = []
-  private var lastRestorationClass: (name: String, type: (any ObjectRestoration.Type)?)?
-  /// The pass as its decoders see it.
-  private let link = PassLink<RestorationPass>()
 
   init(
     archive: RestorationArchive,
@@ -60,11 +53,6 @@ final class RestorationPass {
     self.warn = warn
     self.resolver = IdentifierPathResolver()
     resolver.onCycle = { [unowned self] message in self.warning(message) }
-    link.attach(self)
-  }
-
-  deinit {
-    link.cut()
   }
 
   /// The class-name cache, handed back to the engine.
@@ -77,7 +65,7 @@ final class RestorationPass {
   private(set) lazy var topLevelDecoder = StateDecoder(
     values: archive.topLevel,
     identifierPath: nil,
-    link: link
+    pass: self
   )
 
   // MARK: Locating objects
@@ -91,14 +79,14 @@ final class RestorationPass {
   /// Adds an object and the nodes below it to the existing-object map; stops at objects
   /// already mapped, so mapping is linear however often it is called.
   private func mapSubtree(_ root: any StateRestoring, includingRoot: Bool = true) {
-    guard mapped.insert(true, for: ObjectIdentifier(root)) else { return }
+    guard mapped.insert(ObjectIdentifier(root)).inserted else { return }
     // A located object needs no entry of its own: its path has a record, so a later record with
     // that path is a duplicate, skipped before the map is asked. Only what is below it counts.
     if includingRoot { mapPath(of: root) }
     var stack: [any StateRestoring] = []
     Self.pushBelow(root, onto: &stack)
     while let object = stack.popLast() {
-      guard mapped.insert(true, for: ObjectIdentifier(object)) else { continue }
+      guard mapped.insert(ObjectIdentifier(object)).inserted else { continue }
       mapPath(of: object)
       Self.pushBelow(object, onto: &stack)
     }
@@ -108,33 +96,16 @@ final class RestorationPass {
   private static func pushBelow(
     _ object: any StateRestoring, onto stack: inout [any StateRestoring]
   ) {
-    // A switch borrows the lent node, where `if let` and `if case` copied it.
-    object.withRestorationNode { node in
-      switch node {
-      case .some(let node): pushBelow(node, onto: &stack)
-      case .none: break
-      }
-    }
-  }
-
-  /// Pushes a node's children and presented node so that they pop in walk order.
-  private static func pushBelow(_ node: any RestorationNode, onto stack: inout [any StateRestoring])
-  {
+    guard let node = object as? any RestorationNode else { return }
     if let presented = node.restorationPresentedNode { stack.append(presented) }
-    // The children are pushed in order, then reversed where they lie, so that the first pops
-    // first.
-    let start = stack.count
-    node.forEachRestorationChild { stack.append($0) }
-    if stack.count - start > 1 { stack[start...].reverse() }
+    stack.append(contentsOf: node.restorationChildren.reversed())
   }
 
   private func mapPath(of object: any StateRestoring) {
-    guard let path = resolver.path(of: object) else { return }
-    let lookup = existing.inPlace { $0.lookUp(path) }
-    if lookup.value == nil {
-      existing.insert(path, existingObjects.count, at: lookup)
-      existingObjects.append(object)
-    }
+    // The first object in walk order keeps a path that two objects share.
+    guard let path = resolver.path(of: object), existing[PathKey(path)] == nil else { return }
+    existing[PathKey(path)] = existingObjects.count
+    existingObjects.append(object)
   }
 
   /// Finds or creates the object for every record, in archive order.
@@ -145,24 +116,17 @@ final class RestorationPass {
     entries.reserveCapacity(archive.records.count)
     coders.reserveCapacity(archive.records.count)
     objects.reserveCapacity(archive.records.count)
-    mapped.reserveCapacity(archive.records.count)
-    resolver.reserveCapacity(archive.records.count)
-    // Records are read in place, field by field: binding one to a local copied it whole,
-    // retaining and releasing each of its strings and arrays, for a handful of fields used.
-    // The archive is a constant of the pass, so the buffer outlives the app code called here.
-    archive.records.withUnsafeBufferPointer { records in
-      for index in records.indices { locate(records, at: index) }
-    }
+    for index in archive.records.indices { locate(archive.records, at: index) }
   }
 
   /// Locates the record at `index` and adds its entry, coder and object.
-  private func locate(_ records: UnsafeBufferPointer<RestorationArchive.Record>, at index: Int) {
+  private func locate(_ records: [RestorationArchive.Record], at index: Int) {
     let path = records[index].identifierPath
     let decoder: StateDecoder
     if let states, index < states.recordCount {
-      decoder = StateDecoder(states: states, record: index, identifierPath: path, link: link)
+      decoder = StateDecoder(states: states, record: index, identifierPath: path, pass: self)
     } else {
-      decoder = StateDecoder(values: records[index].state, identifierPath: path, link: link)
+      decoder = StateDecoder(values: records[index].state, identifierPath: path, pass: self)
     }
     var entry = RestorationReport.Entry(
       identifierPath: path,
@@ -189,7 +153,7 @@ final class RestorationPass {
   }
 
   private func locate(
-    _ records: UnsafeBufferPointer<RestorationArchive.Record>,
+    _ records: [RestorationArchive.Record],
     at index: Int,
     decoder: StateDecoder,
     entry: inout RestorationReport.Entry
@@ -213,15 +177,7 @@ final class RestorationPass {
     var found: (any StateRestoring)?
     if let name = records[index].restorationClassName {
       // A restoration class is final: nil stops the lookup (UIKit's rule).
-      let type: (any ObjectRestoration.Type)?
-      // Most records share a handful of restoration classes: skip the registry's hashing.
-      if let last = lastRestorationClass, last.name == name {
-        type = last.type
-      } else {
-        type = registry.restorationClass(named: name)
-        lastRestorationClass = (name, type)
-      }
-      guard let type else {
+      guard let type = registry.restorationClass(named: name) else {
         return skip(.restorationClassNotRegistered(name))
       }
       guard let object = type.object(withRestorationIdentifierPath: components, coder: decoder)
@@ -236,7 +192,7 @@ final class RestorationPass {
       {
         found = object
         entry.source = .delegate
-      } else if let object = existing.inPlace({ $0.value(for: path) }).map({ existingObjects[$0] })
+      } else if let object = existing[PathKey(path)].map({ existingObjects[$0] })
         ?? childOfLocatedContainer(at: path)
       {
         found = object
@@ -321,12 +277,7 @@ final class RestorationPass {
         )
         continue
       }
-      object.withRestorationNode { node in
-        switch node {
-        case .some(let node): node.restorationWillDecode(with: coder)
-        case .none: break
-        }
-      }
+      (object as? any RestorationNode)?.restorationWillDecode(with: coder)
       do {
         try object.decodeRestorableState(with: coder)
       } catch {
@@ -346,24 +297,6 @@ final class RestorationPass {
     for index in entries.indices where entries[index].status == .restored {
       objects[index]?.applicationFinishedRestoringState()
     }
-  }
-
-  /// Frees the pass's tables on a background queue; the pass is spent afterwards.
-  ///
-  /// The tables of app objects (located and existing objects) stay with the pass, and so does
-  /// the registry with the app's storyboards: the pass is freed on the calling thread, where an
-  /// app object's deinit is expected to run.
-  func releaseTablesInBackground() {
-    // Taken out of the pass into the call's argument, with no copy left here: a copy released
-    // at the end of this scope would free the tables here whenever the queue dropped its own
-    // first.
-    BackgroundRelease.release(
-      (
-        exchange(&archive, with: RestorationArchive()), exchange(&paths, with: ArchivedPaths([])),
-        exchange(&states, with: nil), exchange(&coders, with: []),
-        exchange(&resolver, with: IdentifierPathResolver()),
-        exchange(&existing, with: StringTable()), exchange(&mapped, with: IdentityMap())
-      ))
   }
 
   // MARK: What decoders ask of the pass

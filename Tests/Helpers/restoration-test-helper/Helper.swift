@@ -40,8 +40,8 @@ struct StateOptions: ParsableArguments {
   }
 }
 
-/// Prints the hash the engine's tables file a string under, which must differ from process to
-/// process.
+/// Prints the hash the engine's tables file an identifier path under, which must differ from
+/// process to process.
 struct HashBytes: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "hash-bytes", abstract: "Print the engine's table hash of a string.")
@@ -50,7 +50,7 @@ struct HashBytes: ParsableCommand {
   var text: String
 
   func run() {
-    print(Array(text.utf8).withUnsafeBytes { hashBytes($0) })
+    print(PathKey(text).hashValue)
   }
 }
 

@@ -4,9 +4,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Background queues never take an app object's last reference, and never change what a
-/// restore accepts.
-@Suite struct BackgroundQueueTests {
+/// The engine calls the app and releases its objects on the calling thread only, arms the crash
+/// guard before any app code, and reports every case of a restore.
+@Suite struct ThreadAndOrderTests {
   /// Objects that only a pass holds (children a node makes on demand, objects a restoration
   /// class makes and nobody adopts) are released on the thread that called the engine, after a
   /// preserve and after a restore.
@@ -18,14 +18,11 @@ import Testing
     registry.register(TransientRestoration.self)
 
     let preserver = makeEngine(store: store, delegate: TestDelegate(), registry: registry)
-    preserver.concurrentWriteThreshold = 1
-    preserver.offloadsToBackgroundQueues = true
     let report = preserver.preserveApplicationState(roots: [TransientList(token, count: count)])
     guard case .saved = report.outcome else {
       Issue.record("expected a saved archive, got \(report.outcome)")
       return
     }
-    #expect(preserver.lastArchiveWrittenConcurrently)
     var released = Transient.released(token)
     #expect(released.onCaller + released.elsewhere == count)
     #expect(released.elsewhere == 0)
@@ -39,36 +36,9 @@ import Testing
     #expect(released.elsewhere == 0)
   }
 
-  /// A kept report replaced by the next call's is freed on a background queue when the settings
-  /// allow it, and on the calling thread otherwise; the new one is kept either way.
-  @Test(arguments: [true, false])
-  func aReplacedReportIsFreedOnABackgroundQueueWhenAllowed(inBackground: Bool) async throws {
-    // Whether the replaced value was freed on the calling thread; nil until it is freed.
-    let freed = Mutex<Bool?>(nil)
-    let caller = pthread_self()
-    var kept: FreedWitness? = FreedWitness {
-      let onCaller = pthread_equal(caller, pthread_self()) != 0
-      freed.withLock { $0 = onCaller }
-    }
-    BackgroundRelease.replace(&kept, with: FreedWitness {}, inBackground: inBackground)
-    #expect(kept != nil)
-    if !inBackground {
-      // Freed before the call returned, here.
-      #expect(freed.withLock { $0 } == true)
-      return
-    }
-    var waited = 0
-    while freed.withLock({ $0 == nil }), waited < 500 {
-      try await Task.sleep(for: .milliseconds(10))
-      waited += 1
-    }
-    #expect(freed.withLock { $0 } == false)
-  }
-
   /// The crash guard's marker is written on the restoring thread and is in the store before
-  /// the first app code runs, however slow the write, with or without background queues.
-  @Test(arguments: [true, false])
-  func theMarkerIsArmedBeforeAppCodeRuns(background: Bool) throws {
+  /// the first app code runs, however slow the write.
+  @Test func theMarkerIsArmedBeforeAppCodeRuns() throws {
     let store = SlowMarkerStore()
     makeEngine(store: store, delegate: TestDelegate())
       .preserveApplicationState(roots: TalkDemo().roots)
@@ -77,9 +47,7 @@ import Testing
     delegate.onShouldRestore = {
       markerAtFirstAppCode.withLock { $0 = store.contents[.inProgressMarker] }
     }
-    let engine = makeEngine(
-      store: store, delegate: delegate,
-      settings: RestorationSettings(usesBackgroundQueues: background))
+    let engine = makeEngine(store: store, delegate: delegate)
     let caller = pthread_self()
     let report = engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
     #expect(report.outcome == .restored)
@@ -107,25 +75,10 @@ import Testing
     #expect(store.contents[.archive] == nil)
   }
 
-  /// Waiting for the background releases returns once every value queued before is freed,
-  /// however long its freeing takes.
-  @Test func waitingForReleasesReturnsOnceEveryQueuedValueIsFreed() {
-    let freed = Mutex(0)
-    for _ in 0..<3 {
-      var kept: FreedWitness? = FreedWitness {
-        usleep(30_000)
-        freed.withLock { $0 += 1 }
-      }
-      BackgroundRelease.replace(&kept, with: FreedWitness {}, inBackground: true)
-    }
-    RestorationEngine.waitForBackgroundFreeing()
-    #expect(freed.withLock { $0 } == 3)
-  }
-
-  /// A restore whose paths are analysed on a background queue reports what a restore on one
-  /// thread reports: objects of the launch tree, objects of a restoration class, duplicate
-  /// paths, children archived before their parents, and children of parents not restored.
-  @Test func pathsAnalysedInTheBackgroundRestoreAsOnOneThread() throws {
+  /// A restore of many records reports each case: objects of the launch tree, objects of a
+  /// restoration class, duplicate paths, children archived before their parents, and children
+  /// of parents not restored.
+  @Test func aRestoreOfManyRecordsReportsEveryCase() throws {
     // Crafted: the engine's writer refuses duplicate paths.
     func record(_ path: String, _ value: Int64, restorationClass: String? = nil) -> CraftedValue {
       var fields: [(String, CraftedValue)] = [
@@ -154,37 +107,29 @@ import Testing
     records.append(record("Root/:[900]:/Refused/:[0]:/Orphan", 901))
     let bytes = CraftedArchive.bytes(records: records)
 
-    func restore(concurrently: Bool) -> (RestorationReport, [Int?], Bool) {
-      let store = InMemoryArchiveStore()
-      store.contents[.archive] = bytes
-      let engine = makeEngine(store: store, delegate: TestDelegate())
-      engine.settings.usesBackgroundQueues = concurrently
-      engine.offloadsToBackgroundQueues = concurrently
-      let root = TestController("Root")
-      for index in 0..<300 { root.addChild(TestController("Child\(index)")) }
-      let report = engine.restoreApplicationState(roots: [root])
-      let values = [root] + root.children.map { $0 }
-      return (
-        report, values.map { $0.decodedState?["value"] },
-        engine.lastRestoreAnalysedPathsConcurrently
-      )
-    }
-    let (sequential, sequentialValues, sequentialAnalysis) = restore(concurrently: false)
-    let (concurrent, concurrentValues, concurrentAnalysis) = restore(concurrently: true)
-    #expect(!sequentialAnalysis)
-    #expect(concurrentAnalysis)
-    #expect(concurrent.outcome == .restored)
-    #expect(concurrent.entries == sequential.entries)
-    #expect(concurrent.warnings == sequential.warnings)
-    #expect(concurrentValues == sequentialValues)
+    let store = InMemoryArchiveStore()
+    store.contents[.archive] = bytes
+    let root = TestController("Root")
+    for index in 0..<300 { root.addChild(TestController("Child\(index)")) }
+    let report = makeEngine(store: store, delegate: TestDelegate())
+      .restoreApplicationState(roots: [root])
+    #expect(report.outcome == .restored)
+    #expect(root.decodedState?["value"] == 0)
+    #expect(
+      root.children.allSatisfy {
+        $0.decodedState?["value"] == Int($0.restorationIdentifier?.dropFirst(5) ?? "")
+      })
+    #expect(report.entries.count == records.count)
     // The cases are all there.
-    let statuses = concurrent.entries.map(\.status)
+    let statuses = report.entries.map(\.status)
     #expect(statuses.contains(.skipped(.duplicatePath)))
     #expect(statuses.contains(.skipped(.missingParent("Root/:[900]:/Refused"))))
     #expect(statuses.contains(.skipped(.restorationClassReturnedNil("CityRestoration"))))
-    #expect(concurrent.entries.first?.status == .skipped(.notFound))
-    #expect(concurrent.entries.contains { $0.source == .restorationClass })
-    #expect(concurrent.entries.contains { $0.source == .existing })
+    #expect(report.entries.first?.status == .skipped(.notFound))
+    // Children 300 to 699 come from their restoration class; the root and children 0 to 299
+    // from the launch tree.
+    #expect(report.entries.filter { $0.source == .restorationClass }.count == 400)
+    #expect(report.entries.filter { $0.source == .existing }.count == 301)
   }
 }
 
@@ -264,17 +209,6 @@ private enum TransientRestoration: ObjectRestoration {
     else { return nil }
     return Transient(token: token, index: index, list: nil)
   }
-}
-
-/// A value that calls back when its storage is freed, as a report's arrays are.
-private struct FreedWitness: Sendable {
-  private final class Storage: Sendable {
-    let onFree: @Sendable () -> Void
-    init(_ onFree: @escaping @Sendable () -> Void) { self.onFree = onFree }
-    deinit { onFree() }
-  }
-  private let storage: Storage
-  init(onFree: @escaping @Sendable () -> Void) { storage = Storage(onFree) }
 }
 
 /// An in-memory store whose marker writes take 50 ms, as a disk's may.

@@ -1,0 +1,93 @@
+internal import BinaryPropertyList
+
+/// Limits the archive reader enforces on untrusted input.
+public struct ArchiveLimits: Sendable, Hashable {
+  /// The largest file accepted, in bytes.
+  public var maxFileSize: Int
+  /// The largest number of objects in the property list's object table.
+  public var maxObjectCount: Int
+  /// The deepest nesting of arrays and dictionaries.
+  public var maxDepth: Int
+  /// The longest string, in bytes (ASCII) or UTF-16 code units.
+  public var maxStringLength: Int
+  /// The longest data value, in bytes.
+  public var maxDataLength: Int
+  /// The most elements in one array or dictionary.
+  public var maxCollectionCount: Int
+  /// The longest identifier path of one record, in UTF-8 bytes.
+  public var maxIdentifierPathLength: Int
+  /// The most components (identifiers and index components) in one identifier path.
+  public var maxIdentifierPathComponents: Int
+  /// The most UTF-8 bytes in all the records' identifier paths together: records may share one
+  /// path object in the file, and each is still analysed.
+  public var maxTotalIdentifierPathLength: Int
+
+  /// Creates limits.
+  ///
+  /// - Parameters:
+  ///   - maxFileSize: The largest file accepted, in bytes.
+  ///   - maxObjectCount: The largest number of objects in the object table.
+  ///   - maxDepth: The deepest nesting of containers.
+  ///   - maxStringLength: The longest string.
+  ///   - maxDataLength: The longest data value.
+  ///   - maxCollectionCount: The most elements in one container.
+  ///   - maxIdentifierPathLength: The longest identifier path, in UTF-8 bytes.
+  ///   - maxIdentifierPathComponents: The most components in one identifier path.
+  ///   - maxTotalIdentifierPathLength: The most bytes in all the records' paths together.
+  public init(
+    maxFileSize: Int = 256 << 20,
+    maxObjectCount: Int = 16 << 20,
+    maxDepth: Int = 128,
+    maxStringLength: Int = 16 << 20,
+    maxDataLength: Int = 64 << 20,
+    maxCollectionCount: Int = 8 << 20,
+    maxIdentifierPathLength: Int = 8 << 10,
+    maxIdentifierPathComponents: Int = 512,
+    maxTotalIdentifierPathLength: Int = 32 << 20
+  ) {
+    self.maxFileSize = maxFileSize
+    self.maxObjectCount = maxObjectCount
+    self.maxDepth = maxDepth
+    self.maxStringLength = maxStringLength
+    self.maxDataLength = maxDataLength
+    self.maxCollectionCount = maxCollectionCount
+    self.maxIdentifierPathLength = maxIdentifierPathLength
+    self.maxIdentifierPathComponents = maxIdentifierPathComponents
+    self.maxTotalIdentifierPathLength = maxTotalIdentifierPathLength
+  }
+
+  /// The defaults: generous for any real UI state, small enough that a hostile file cannot
+  /// exhaust memory.
+  public static let `default` = ArchiveLimits()
+
+  /// Checks one record's identifier path against the path limits, and adds its length to
+  /// `total`, the length of the paths checked before it.
+  ///
+  /// - Returns: What exceeds a limit, in words, or nil.
+  package func identifierPathProblem(_ path: String, total: inout Int) -> String? {
+    let length = path.utf8.count
+    total += length
+    if length > maxIdentifierPathLength {
+      return "an identifier path of \(length) bytes, above the limit of \(maxIdentifierPathLength)"
+    }
+    if total > maxTotalIdentifierPathLength {
+      return
+        "identifier paths of \(total) bytes in all, above the limit of \(maxTotalIdentifierPathLength)"
+    }
+    // A path has at most one component more than it has bytes: most need no counting.
+    guard length >= maxIdentifierPathComponents else { return nil }
+    let components = path.utf8.count { $0 == UInt8(ascii: "/") } + 1
+    if components > maxIdentifierPathComponents {
+      return
+        "an identifier path of \(components) components, above the limit of \(maxIdentifierPathComponents)"
+    }
+    return nil
+  }
+
+  /// The limits of the property list reader underneath.
+  var propertyList: PropertyListLimits {
+    PropertyListLimits(
+      maxFileSize: maxFileSize, maxObjectCount: maxObjectCount, maxStringLength: maxStringLength,
+      maxDataLength: maxDataLength, maxCollectionCount: maxCollectionCount)
+  }
+}

@@ -1,0 +1,304 @@
+internal import BinaryPropertyList
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension RestorationError {
+  /// The error of a property list that cannot be read.
+  init(_ error: PropertyListError) {
+    let code: Code =
+      switch error.code {
+      case .notPropertyList: .notPropertyList
+      case .truncated: .truncated
+      case .malformed: .malformed
+      case .limitExceeded: .limitExceeded
+      }
+    self.init(code, error.message, offset: error.offset)
+  }
+}
+
+/// Reads ``StateValue``s out of a property list, bounding the work a file can cause: nesting
+/// depth, containers that contain themselves, and the number of values, which a file that shares
+/// one container among many could otherwise multiply.
+///
+/// Checking a value and building it take the same path (``value(_:depth:building:)``), so that
+/// a value a check accepted is one a read builds, and the two fail alike.
+struct ValueReader {
+  let file: BinaryPropertyListReader
+  private let maxDepth: Int
+  /// The records' paths: what a UID stands for; nil refuses UIDs.
+  private let paths: [String]?
+  /// How many more values may be read; reset once a whole file is checked.
+  private var budget: Int
+  /// The containers being read, outermost first.
+  private var open: [Int] = []
+  /// The names of the key objects read so far.
+  private var names: [Int: String] = [:]
+
+  init(file: BinaryPropertyListReader, maxDepth: Int, paths: [String]?) {
+    self.file = file
+    self.maxDepth = maxDepth
+    self.paths = paths
+    // A file whose containers are not shared holds fewer values than bytes.
+    budget = 2 * (file.bytes.count + file.objectCount)
+  }
+
+  /// Lifts the budget: the file was checked whole, and a value the check accepted is within
+  /// the budget on its own.
+  mutating func endBudget() { budget = .max }
+
+  /// A value, checked and, with `building`, built; nil when only checked.
+  mutating func value(
+    _ object: Int, depth: Int, building: Bool
+  ) throws(RestorationError) -> StateValue? {
+    guard budget > 0 else {
+      throw RestorationError(
+        .limitExceeded,
+        "file references its containers more often than its size allows (shared-container bomb)")
+    }
+    budget -= 1
+    let file = self.file
+    let type = try wrapped { () throws(PropertyListError) in try file.type(of: object) }
+    switch type {
+    case .uid:
+      let index = try recordIndex(ofUID: object)
+      return building ? .reference(paths?[index] ?? "") : nil
+    case .array:
+      return try container(object, depth: depth) { reader, depth throws(RestorationError) in
+        let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
+        var elements: [StateValue] = []
+        if building { elements.reserveCapacity(array.count) }
+        for index in 0..<array.count {
+          let element = try reader.value(
+            file.element(index, of: array), depth: depth + 1, building: building)
+          if let element { elements.append(element) }
+        }
+        return building ? .array(elements) : nil
+      }
+    case .dictionary:
+      return try container(object, depth: depth) { reader, depth throws(RestorationError) in
+        var entries: [String: StateValue] = [:]
+        try reader.entries(of: object) {
+          (reader, key, value) throws(RestorationError) in
+          let read = try reader.value(value, depth: depth + 1, building: building)
+          if let read { entries[key] = read }
+        }
+        return building ? .dictionary(entries) : nil
+      }
+    case .null, .set:
+      throw RestorationError(
+        .malformed, type == .null ? "null values are not supported" : "sets are not supported",
+        offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
+    case .bool, .integer, .real, .date, .data, .string:
+      return try wrapped { () throws(PropertyListError) -> StateValue? in
+        try Self.scalar(object, of: type, in: file, building: building)
+      }
+    }
+  }
+
+  /// A scalar: read and checked, and built with `building`.
+  private static func scalar(
+    _ object: Int, of type: BinaryPropertyListReader.ObjectType,
+    in file: BinaryPropertyListReader, building: Bool
+  ) throws(PropertyListError) -> StateValue? {
+    switch type {
+    case .bool:
+      let value = try file.bool(object)
+      return building ? .bool(value) : nil
+    case .integer:
+      switch try file.integer(object) {
+      case .signed(let value): return building ? .integer(value) : nil
+      case .unsigned(let value): return building ? .unsignedInteger(value) : nil
+      }
+    case .real:
+      let value = try file.real(object)
+      return building ? .real(value) : nil
+    case .date:
+      let seconds = try file.date(object)
+      return building ? .date(Date(timeIntervalSinceReferenceDate: seconds)) : nil
+    case .data:
+      let bytes = try file.data(object)
+      return building ? .data(Data(bytes)) : nil
+    default:
+      let string = try file.string(object)
+      return building ? .string(string) : nil
+    }
+  }
+
+  /// A dictionary's values in the file's key order, checked and, with `building`, built.
+  mutating func keyedValues(
+    _ object: Int, depth: Int, building: Bool
+  ) throws(RestorationError) -> KeyedValues {
+    var result = KeyedValues()
+    try forEachEntry(of: object, depth: depth) { (reader, key, value) throws(RestorationError) in
+      let read = try reader.value(value, depth: depth + 1, building: building)
+      if let read { result[key] = read }
+    }
+    return result
+  }
+
+  /// Calls `body` with each entry of a dictionary, its key a string named once, guarding the
+  /// depth and cycles as any container.
+  mutating func forEachEntry(
+    of object: Int, depth: Int,
+    _ body: (inout ValueReader, String, Int) throws(RestorationError) -> Void
+  ) throws(RestorationError) {
+    try container(object, depth: depth) { reader, _ throws(RestorationError) in
+      try reader.entries(of: object, body)
+    }
+  }
+
+  /// Calls `body` with each entry of a dictionary, its key a string named once.
+  private mutating func entries(
+    of object: Int, _ body: (inout ValueReader, String, Int) throws(RestorationError) -> Void
+  ) throws(RestorationError) {
+    let file = self.file
+    let dictionary = try wrapped { () throws(PropertyListError) in try file.dictionary(object) }
+    var seen: Set<String> = []
+    for index in 0..<dictionary.count {
+      let key = try keyName(file.key(index, of: dictionary))
+      guard seen.insert(key).inserted else {
+        throw RestorationError(
+          .malformed, "dictionary repeats the key '\(key)'",
+          offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
+      }
+      try body(&self, key, file.value(index, of: dictionary))
+    }
+  }
+
+  /// A key object's name, read once per object.
+  mutating func keyName(_ object: Int) throws(RestorationError) -> String {
+    if let known = names[object] { return known }
+    let name = try wrapped { () throws(PropertyListError) in try file.string(object) }
+    names[object] = name
+    return name
+  }
+
+  /// The record a UID names, checked against the records.
+  func recordIndex(ofUID object: Int) throws(RestorationError) -> Int {
+    let index = try wrapped { () throws(PropertyListError) in try file.uid(object) }
+    guard let paths else {
+      throw RestorationError(
+        .malformed, "UID \(index) outside an archive's objects",
+        offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
+    }
+    guard index < UInt64(paths.count) else {
+      throw RestorationError(
+        .malformed, "reference to object record \(index), but there are \(paths.count)")
+    }
+    return Int(index)
+  }
+
+  /// Runs `body` for a container, guarding the depth and cycles.
+  private mutating func container<Result>(
+    _ object: Int, depth: Int,
+    _ body: (inout ValueReader, Int) throws(RestorationError) -> Result
+  ) throws(RestorationError) -> Result {
+    let offset = try wrapped { () throws(PropertyListError) in try file.offset(of: object) }
+    guard depth < maxDepth else {
+      throw RestorationError(
+        .limitExceeded, "containers nested deeper than \(maxDepth)", offset: offset)
+    }
+    guard !open.contains(object) else {
+      throw RestorationError(
+        .malformed, "object \(object) contains itself (reference cycle)", offset: offset)
+    }
+    open.append(object)
+    defer { open.removeLast() }
+    return try body(&self, depth)
+  }
+}
+
+/// The result of `body`, its property list error as a restoration error.
+func wrapped<Result>(_ body: () throws(PropertyListError) -> Result) throws(RestorationError)
+  -> Result
+{
+  do {
+    return try body()
+  } catch {
+    throw RestorationError(error)
+  }
+}
+
+/// Writes ``StateValue``s into a property list.
+extension BinaryPropertyListWriter {
+  /// Adds a value; a reference becomes a UID by `record`, nil for a path without a record.
+  mutating func add(
+    _ value: StateValue, record: (String) -> Int?
+  ) throws(RestorationError) -> Int {
+    switch value {
+    case .bool(let value): return addBool(value)
+    case .integer(let value): return addInteger(value)
+    case .unsignedInteger(let value): return addUnsignedInteger(value)
+    case .real(let value): return addReal(value)
+    case .string(let value): return addString(value)
+    case .data(let value): return addData(value)
+    case .date(let value): return addDate(value.timeIntervalSinceReferenceDate)
+    case .reference(let path):
+      guard let index = record(path) else {
+        throw RestorationError(
+          .encodingFailed, "reference to '\(path)', which has no record in the archive")
+      }
+      return addUID(UInt64(index))
+    case .array(let elements):
+      var references: [Int] = []
+      references.reserveCapacity(elements.count)
+      for element in elements { references.append(try add(element, record: record)) }
+      return addArray(references)
+    case .dictionary(let entries):
+      // Sorted, so that equal values give equal bytes.
+      let sorted = entries.sorted { $0.key < $1.key }
+      var keys: [Int] = []
+      var values: [Int] = []
+      for (key, value) in sorted {
+        keys.append(addString(key))
+        values.append(try add(value, record: record))
+      }
+      return addDictionary(keys: keys, values: values)
+    }
+  }
+
+  /// Adds a dictionary of keyed values, in their order.
+  mutating func add(
+    _ values: KeyedValues, record: (String) -> Int?
+  ) throws(RestorationError) -> Int {
+    var keyReferences: [Int] = []
+    var valueReferences: [Int] = []
+    keyReferences.reserveCapacity(values.count)
+    valueReferences.reserveCapacity(values.count)
+    for (key, value) in values {
+      keyReferences.append(addString(key))
+      valueReferences.append(try add(value, record: record))
+    }
+    return addDictionary(keys: keyReferences, values: valueReferences)
+  }
+}
+
+/// Reading and writing any binary property list, outside the archive layout, as the crash
+/// guard's marker and the apps' settings files are.
+package enum PropertyList {
+  /// Reads a binary property list; UIDs are refused.
+  ///
+  /// - Throws: ``RestorationError`` for malformed input or a limit exceeded.
+  package static func read(
+    _ bytes: [UInt8], limits: ArchiveLimits = .default
+  ) throws(RestorationError) -> StateValue {
+    let file = try wrapped { () throws(PropertyListError) in
+      try BinaryPropertyListReader(bytes, limits: limits.propertyList)
+    }
+    var reader = ValueReader(file: file, maxDepth: limits.maxDepth, paths: nil)
+    return try reader.value(file.topObject, depth: 0, building: true) ?? .bool(false)
+  }
+
+  /// Writes a value as a binary property list.
+  ///
+  /// - Throws: ``RestorationError`` when the value holds a reference.
+  package static func write(_ value: StateValue) throws(RestorationError) -> [UInt8] {
+    var writer = BinaryPropertyListWriter()
+    let top = try writer.add(value) { _ in nil }
+    return writer.makeBytes(top: top)
+  }
+}
