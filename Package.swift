@@ -152,7 +152,8 @@ let package = Package(
       dependencies: [
         "RestorerCore", "StateRestoration", "StateRestorationUI", "StateRestorationTesting",
         "TestSupport",
-      ]
+      ],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "ArchiveInspectionTests",

@@ -29,7 +29,7 @@ public struct RestorationArchive: Sendable, Hashable {
     }
 
     /// The version this library writes.
-    public static let current = Version(major: 1, minor: 0)
+    public static let current = Version(major: 2, minor: 0)
 
     /// Orders versions by major, then minor.
     public static func < (lhs: Version, rhs: Version) -> Bool {

@@ -89,9 +89,9 @@ import Testing
       ToolExitStatus.message(for: error)
         == "data.data: damaged archive: dictionary repeats the key 'a' and more (object 'Tab/:[0]:/First', key 'a', byte 120)"
     )
-    let unnamed = RestorationError(.unsupportedVersion, "archive format 2.0 is newer")
+    let unnamed = RestorationError(.unsupportedVersion, "archive format 3.0 is newer")
     #expect(
       ToolExitStatus.message(for: unnamed, file: "x.data")
-        == "x.data: unsupported archive: archive format 2.0 is newer")
+        == "x.data: unsupported archive: archive format 3.0 is newer")
   }
 }

@@ -99,7 +99,7 @@ import Testing
 
     let validate = try ArchiveTool.run(["validate", path])
     expectSuccess(validate)
-    #expect(validate.standardOutput == "\(path): valid (format 1.0, 5 objects, 0 warnings)\n")
+    #expect(validate.standardOutput == "\(path): valid (format 2.0, 5 objects, 0 warnings)\n")
   }
 
   @Test func sizesTakesABudgetAndALimit() throws {
@@ -177,8 +177,8 @@ import Testing
     expectSuccess(warned)
     #expect(
       warned.standardOutput == """
-        \(newerMinor): warning: format 1.3 is a newer minor version than 1.0; fields added since are ignored [version]
-        \(newerMinor): valid (format 1.3, 1 object, 1 warning)
+        \(newerMinor): warning: format 2.3 is a newer minor version than 2.0; fields added since are ignored [version]
+        \(newerMinor): valid (format 2.3, 1 object, 1 warning)
 
         """
     )
@@ -205,7 +205,7 @@ import Testing
     flipped[try Crafting.offset(of: "FirstViewController", in: good)] ^= 0x20
     let corrupted = try files.write(flipped, "corrupted.data")
     let newer = try files.write(
-      try Crafting.archive([Crafting.record("A")], major: 2).encoded(), "newer.data")
+      try Crafting.archive([Crafting.record("A")], major: 3).encoded(), "newer.data")
     let plist = try files.write(
       try PropertyList.write(.dictionary(["a": .integer(1)])), "other.plist")
     let older = try files.write(
@@ -220,7 +220,7 @@ import Testing
       (plist, .notArchive, "not a restoration archive"),
       (truncated, .damaged, "damaged archive (truncated): "),
       (corrupted, .damaged, "damaged archive: checksum is"),
-      (newer, .unsupportedVersion, "unsupported archive: archive format 2.0 is newer"),
+      (newer, .unsupportedVersion, "unsupported archive: archive format 3.0 is newer"),
       (older, .unsupportedVersion, "unsupported archive: layout version 0.0 is not a known"),
       (empty, .notArchive, "not a restoration archive: the file is empty (0 bytes)"),
     ]

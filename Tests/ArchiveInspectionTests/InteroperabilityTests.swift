@@ -15,6 +15,9 @@ import Testing
     raw = open(sys.argv[1], "rb").read()
     archive = plistlib.loads(raw)
     records = archive["objects"]
+    # A record's path is its parent's path, "/" and its name (format 2).
+    for r in records:
+        r["path"] = records[r["parent"]]["path"] + "/" + r["name"] if "parent" in r else r["name"]
 
     def iso(value):
         text = value.strftime("%Y-%m-%dT%H:%M:%S")

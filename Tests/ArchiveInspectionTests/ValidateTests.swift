@@ -27,7 +27,7 @@ import Testing
       #expect(validation.exitStatus == .success)
     }
     let text = validate(try DemoArchives.talkDemo().encoded()).text(file: "data.data")
-    #expect(text == "data.data: valid (format 1.0, 5 objects, 0 warnings)\n")
+    #expect(text == "data.data: valid (format 2.0, 5 objects, 0 warnings)\n")
   }
 
   // MARK: Failures the reader finds
@@ -111,11 +111,11 @@ import Testing
   }
 
   @Test func aNewerMajorVersionIsUnsupported() throws {
-    let bytes = try Crafting.archive([Crafting.record("A")], major: 2, minor: 0).encoded()
+    let bytes = try Crafting.archive([Crafting.record("A")], major: 3, minor: 0).encoded()
     let validation = validate(bytes)
     let error = try onlyError(validation)
     #expect(error.check == .version)
-    #expect(error.message == "archive format 2.0 is newer than the supported 1.0")
+    #expect(error.message == "archive format 3.0 is newer than the supported 2.0")
     #expect(validation.exitStatus == .unsupportedVersion)
   }
 
@@ -148,7 +148,7 @@ import Testing
     #expect(validation.findings.first?.severity == .warning)
     #expect(validation.exitStatus == .success)
     #expect(
-      validation.text(file: "f").hasSuffix("f: valid (format 1.3, 1 object, 1 warning)\n"))
+      validation.text(file: "f").hasSuffix("f: valid (format 2.3, 1 object, 1 warning)\n"))
   }
 
   @Test func aReferenceToARecordThatDoesNotExistIsReportedWithItsObject() throws {

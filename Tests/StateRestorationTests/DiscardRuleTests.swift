@@ -144,7 +144,7 @@ import Testing
 
   @Test func archiveFromANewerMajorVersionIsDiscarded() throws {
     var archive = RestorationArchive()
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(2)
+    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(3)
     archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
     let store = InMemoryArchiveStore(contents: [.archive: try archive.encoded()])
     let (report, _) = launch(store)

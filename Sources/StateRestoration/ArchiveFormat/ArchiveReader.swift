@@ -7,8 +7,12 @@ internal import BinaryPropertyList
 //     format    "StateRestorationArchive"
 //     topLevel  dictionary: version keys, bundle/system version, timestamp, idiom, app keys
 //     objects   array of records, parents before children:
-//                 path, kind, class, restorationClass?, storyboard?, storyboardIdentifier?,
-//                 sensitiveKeys?, state (dictionary; references are UIDs = record indices)
+//                 parent?, name, kind, class, restorationClass?, storyboard?,
+//                 storyboardIdentifier?, sensitiveKeys?, state (dictionary; references are
+//                 UIDs = record indices)
+//
+// A record's identifier path is its parent record's path, `/` and its name; a record without a
+// parent has its whole path as its name. Format 1.x stored the whole path, as `path`.
 
 /// The field names of the archive layout.
 enum ArchiveField {
@@ -17,6 +21,8 @@ enum ArchiveField {
   static let topLevel = "topLevel"
   static let objects = "objects"
   static let path = "path"
+  static let parent = "parent"
+  static let name = "name"
   static let kind = "kind"
   static let className = "class"
   static let restorationClass = "restorationClass"
@@ -94,7 +100,9 @@ enum ArchiveReader {
       throw RestorationError(.notArchive, "no 'objects' array")
     }
 
-    // Record paths first: UIDs anywhere in the archive are record indices.
+    // The version first, since it says how records hold their paths; then the paths, since
+    // UIDs anywhere in the archive stand for them.
+    let version = try self.version(in: topLevelObject, &fields)
     let array = try wrapped { () throws(PropertyListError) in try file.array(objects) }
     var records: [[String: Int]] = []
     var paths: [String] = []
@@ -107,7 +115,7 @@ enum ArchiveReader {
         throw RestorationError(.malformed, "object record \(index) is not a dictionary")
       }
       let record = try fields.read(object)
-      let path = try fields.requiredString(ArchiveField.path, of: record, record: index)
+      let path = try self.path(of: record, index: index, paths: paths, version: version, &fields)
       if let problem = limits.identifierPathProblem(path, total: &pathLength) {
         throw RestorationError(.limitExceeded, "object record \(index): \(problem)")
       }
@@ -118,20 +126,6 @@ enum ArchiveReader {
     var values = ValueReader(file: file, maxDepth: limits.maxDepth, paths: paths)
     var archive = RestorationArchive()
     archive.topLevel = try values.keyedValues(topLevelObject, depth: 1, building: true)
-    guard let version = archive.version else {
-      throw RestorationError(.notArchive, "the top level has no format version keys")
-    }
-    // Layout versions start at 1.0: a smaller major was never written.
-    guard version.major >= 1 else {
-      throw RestorationError(
-        .unsupportedVersion, "layout version \(version) is not a known version")
-    }
-    guard version.major <= RestorationArchive.Version.current.major else {
-      throw RestorationError(
-        .unsupportedVersion,
-        "archive format \(version) is newer than the supported \(RestorationArchive.Version.current)"
-      )
-    }
 
     archive.records.reserveCapacity(records.count)
     var entries: [[(key: String, value: Int)]] = []
@@ -187,6 +181,48 @@ enum ArchiveReader {
     guard lazily else { return (archive, nil) }
     values.endBudget()
     return (archive, ArchiveStates(reader: values, paths: paths, entries: entries))
+  }
+
+  /// The format version the top level holds, checked to be one this reader reads.
+  private static func version(
+    in topLevel: Int, _ fields: inout FieldReader
+  ) throws(RestorationError) -> RestorationArchive.Version {
+    let keys = try fields.read(topLevel)
+    guard let major = keys[RestorationArchive.Key.majorVersion].flatMap(fields.integer),
+      let minor = keys[RestorationArchive.Key.minorVersion].flatMap(fields.integer)
+    else {
+      throw RestorationError(.notArchive, "the top level has no format version keys")
+    }
+    let version = RestorationArchive.Version(major: major, minor: minor)
+    // Layout versions start at 1.0: a smaller major was never written.
+    guard version.major >= 1 else {
+      throw RestorationError(
+        .unsupportedVersion, "layout version \(version) is not a known version")
+    }
+    guard version.major <= RestorationArchive.Version.current.major else {
+      throw RestorationError(
+        .unsupportedVersion,
+        "archive format \(version) is newer than the supported \(RestorationArchive.Version.current)"
+      )
+    }
+    return version
+  }
+
+  /// A record's identifier path: its parent's path and its name, or, in format 1.x, its path.
+  private static func path(
+    of record: [String: Int], index: Int, paths: [String],
+    version: RestorationArchive.Version, _ fields: inout FieldReader
+  ) throws(RestorationError) -> String {
+    guard version.major >= 2 else {
+      return try fields.requiredString(ArchiveField.path, of: record, record: index)
+    }
+    let name = try fields.requiredString(ArchiveField.name, of: record, record: index)
+    guard let parentObject = record[ArchiveField.parent] else { return name }
+    guard let parent = fields.integer(parentObject), parent >= 0, parent < index else {
+      throw RestorationError(
+        .malformed, "object record \(index): 'parent' is not the number of a record before it")
+    }
+    return paths[parent] + "/" + name
   }
 
   /// Checks the CRC-32 stored at byte 8 against the bytes after it.
@@ -250,6 +286,12 @@ private struct FieldReader {
 
   func string(_ object: Int) throws(RestorationError) -> String {
     try wrapped { () throws(PropertyListError) in try file.string(object) }
+  }
+
+  /// An integer object's value, or nil for anything else.
+  func integer(_ object: Int) -> Int? {
+    guard case .signed(let value) = try? file.integer(object) else { return nil }
+    return Int(exactly: value)
   }
 
   /// An optional string field of a record.

@@ -34,11 +34,23 @@ extension RestorationArchive {
     // The checksum's object comes first, so that it starts at byte 8.
     let checksum = writer.addData([0, 0, 0, 0])
     let record = { (path: String) in positions[PathKey(path)] }
+    // Each path is stored as its nearest archived ancestor's, and the rest; whole in an archive
+    // that declares the format 1.x.
+    let ancestors = ArchivedPaths(
+      (version?.major ?? Version.current.major) < 2 ? [] : records.map(\.identifierPath))
     var recordObjects: [Int] = []
     recordObjects.reserveCapacity(records.count)
-    for entry in records {
+    for (index, entry) in records.enumerated() {
       do {
-        recordObjects.append(try Self.add(entry, to: &writer, record: record))
+        let parent = index < ancestors.recordCount ? ancestors.ancestor(ofRecord: index) : nil
+        let name =
+          parent.map {
+            entry.identifierPath.utf8.dropFirst(records[$0].identifierPath.utf8.count + 1)
+          }
+          .map { String(decoding: $0, as: UTF8.self) } ?? entry.identifierPath
+        recordObjects.append(
+          try Self.add(
+            entry, parent: parent, name: name, version: version, to: &writer, record: record))
       } catch {
         var located = error
         located.identifierPath = located.identifierPath ?? entry.identifierPath
@@ -64,7 +76,8 @@ extension RestorationArchive {
 
   /// Adds a record's fields, in a fixed order, so that equal records give equal bytes.
   private static func add(
-    _ record: Record, to writer: inout BinaryPropertyListWriter, record position: (String) -> Int?
+    _ record: Record, parent: Int?, name: String, version: Version?,
+    to writer: inout BinaryPropertyListWriter, record position: (String) -> Int?
   ) throws(RestorationError) -> Int {
     var keys: [Int] = []
     var values: [Int] = []
@@ -72,8 +85,12 @@ extension RestorationArchive {
       keys.append(writer.addString(name))
       values.append(value)
     }
-    // Paths are unique among records: looking each up to write it once would find nothing.
-    field(ArchiveField.path, writer.addString(record.identifierPath, uniquing: false))
+    if let version = version, version.major < 2 {
+      field(ArchiveField.path, writer.addString(record.identifierPath))
+    } else {
+      if let parent { field(ArchiveField.parent, writer.addInteger(Int64(parent))) }
+      field(ArchiveField.name, writer.addString(name))
+    }
     field(ArchiveField.kind, writer.addString(record.kind.rawValue))
     field(ArchiveField.className, writer.addString(record.className))
     if let name = record.restorationClassName {

@@ -81,6 +81,9 @@ package struct ArchivedPaths {
     return record
   }
 
+  /// The number of records analysed.
+  package var recordCount: Int { ancestors.count }
+
   /// The nearest archived ancestor of a record, if it has one.
   package func ancestor(ofRecord record: Int) -> Int? {
     let ancestor = ancestors[record]

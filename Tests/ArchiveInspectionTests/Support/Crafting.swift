@@ -37,7 +37,7 @@ enum Crafting {
   /// A minimal archive with the engine's top-level keys and the given records.
   static func archive(
     _ records: [RestorationArchive.Record],
-    major: Int = 1,
+    major: Int = RestorationArchive.Version.current.major,
     minor: Int = 0,
     extraTopLevel: [(String, StateValue)] = []
   ) -> RestorationArchive {
