@@ -27,13 +27,6 @@ public enum IdentifierPath {
     }
   }
 
-  /// The index an index component stands for, such as 1 for `:[1]:`; nil for another
-  /// component or an index too large for `Int`.
-  static func index(inComponent component: String) -> Int? {
-    guard isIndexComponent(component) else { return nil }
-    return Int(component.dropFirst(2).dropLast(2))
-  }
-
   /// Splits a path into its components, index components included, as restoration classes
   /// receive them.
   ///

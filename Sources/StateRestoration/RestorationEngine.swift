@@ -453,12 +453,8 @@ public final class RestorationEngine {
     do {
       try store.write(marker.encoded(), to: .inProgressMarker)
     } catch {
-      warnMarkerNotWritten(error)
+      warn("Warning: Unable to create restoration in progress marker file: \(error)")
     }
-  }
-
-  private func warnMarkerNotWritten(_ error: RestorationError) {
-    warn("Warning: Unable to create restoration in progress marker file: \(error)")
   }
 
   private func readDiscardNote() -> RestorationReport.DiscardReason? {

@@ -184,24 +184,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encodeNil(forKey key: Key) throws {}
-  mutating func encode(_ value: Bool, forKey key: Key) throws {
-    set(StateValue.bool(value), for: key)
-  }
-  mutating func encode(_ value: String, forKey key: Key) throws {
-    set(StateValue.string(value), for: key)
-  }
-  mutating func encode(_ value: Double, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: Float, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: Int, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: Int64, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: UInt, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { set(value.stateValue, for: key) }
-  mutating func encode(_ value: UInt64, forKey key: Key) throws { set(value.stateValue, for: key) }
+  // Scalars go through the generic `encode`, as `StateValueConvertible` values.
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     set(try ValueEncoder.encodeNested(value, codingPath: codingPath + [key]), for: key)
@@ -265,14 +248,6 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   }
 
   mutating func encodeNil() throws { append(StateValue.string(nullMarker)) }
-  mutating func encode(_ value: Bool) throws { append(StateValue.bool(value)) }
-  mutating func encode(_ value: String) throws { append(StateValue.string(value)) }
-  mutating func encode(_ value: Double) throws { append(value.stateValue) }
-  mutating func encode(_ value: Float) throws { append(value.stateValue) }
-  mutating func encode(_ value: Int) throws { append(value.stateValue) }
-  mutating func encode(_ value: Int64) throws { append(value.stateValue) }
-  mutating func encode(_ value: UInt64) throws { append(value.stateValue) }
-
   mutating func encode<T: Encodable>(_ value: T) throws {
     append(try ValueEncoder.encodeNested(value, codingPath: codingPath + [IndexKey(count)]))
   }
@@ -305,21 +280,6 @@ private struct SingleContainer: SingleValueEncodingContainer {
   var codingPath: [any CodingKey] { encoder.codingPath }
 
   mutating func encodeNil() throws { encoder.storage.value = .string(nullMarker) }
-  mutating func encode(_ value: Bool) throws { encoder.storage.value = .bool(value) }
-  mutating func encode(_ value: String) throws { encoder.storage.value = .string(value) }
-  mutating func encode(_ value: Double) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: Float) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: Int) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: Int8) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: Int16) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: Int32) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: Int64) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: UInt) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: UInt8) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: UInt16) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: UInt32) throws { encoder.storage.value = value.stateValue }
-  mutating func encode(_ value: UInt64) throws { encoder.storage.value = value.stateValue }
-
   mutating func encode<T: Encodable>(_ value: T) throws {
     let nested = try ValueEncoder.encodeNested(value, codingPath: codingPath)
     encoder.storage.value = ContainerBox.resolve(nested)

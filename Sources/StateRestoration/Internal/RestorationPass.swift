@@ -226,12 +226,7 @@ final class RestorationPass {
     guard let container = locatedContainer(of: path),
       let node = container.object.restorationNode
     else { return nil }
-    var components = IdentifierPath.components(of: path)
-    guard let identifier = components.popLast() else { return nil }
-    var index: Int?
-    if let last = components.last, IdentifierPath.isIndexComponent(last) {
-      index = Int(last.dropFirst(2).dropLast(2))
-    }
+    let (identifier, index) = Self.lastIdentifierAndIndex(of: path)
     guard let child = node.restorationChild(withIdentifier: identifier, index: index),
       !resolver.isPinned(child)
     else { return nil }
@@ -241,13 +236,18 @@ final class RestorationPass {
   /// The container's own account of why it has no child at `path`, if it gives one.
   private func missingChildReason(in container: any StateRestoring, at path: String) -> String? {
     guard let node = container.restorationNode else { return nil }
-    var components = IdentifierPath.components(of: path)
-    guard let identifier = components.popLast() else { return nil }
-    var index: Int?
-    if let last = components.last, IdentifierPath.isIndexComponent(last) {
-      index = Int(last.dropFirst(2).dropLast(2))
-    }
+    let (identifier, index) = Self.lastIdentifierAndIndex(of: path)
     return node.restorationMissingChildReason(identifier: identifier, index: index)
+  }
+
+  /// A path's last identifier, and the index of the index component before it, if any.
+  private static func lastIdentifierAndIndex(of path: String) -> (String, Int?) {
+    var components = IdentifierPath.components(of: path)
+    let identifier = components.removeLast()
+    guard let last = components.last, IdentifierPath.isIndexComponent(last) else {
+      return (identifier, nil)
+    }
+    return (identifier, Int(last.dropFirst(2).dropLast(2)))
   }
 
   /// The direct container of `path`, when it has a record and was restored.
