@@ -35,7 +35,7 @@ public protocol StateRestoring: AnyObject {
 
   /// Writes the object's state into its own, fresh coder.
   ///
-  /// Encoding a reference to another restorable object (``StateCoder/encode(_:forKey:)-(StateRestoring?,_)``)
+  /// Encoding a reference to another restorable object (`StateCoder.encode(_:forKey:)` with an object)
   /// stores its identifier path and pulls it into the archive.
   ///
   /// - Parameter coder: The coder for this object alone; keys never collide with other objects.

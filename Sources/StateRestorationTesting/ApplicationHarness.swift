@@ -4,7 +4,7 @@ public import StateRestorationUI
 
 /// Runs an app through launches, backgrounding and process deaths inside one test.
 ///
-/// Each "process" is a fresh ``Application`` with a fresh delegate from `makeDelegate`; the only
+/// Each "process" is a fresh `Application` with a fresh delegate from `makeDelegate`; the only
 /// thing that survives a process death is the store's bytes, exactly as on a device. After a
 /// restart the harness checks that the previous process's objects were all released, so a test
 /// cannot pass by accident through an object that outlived its "process".

@@ -33,7 +33,7 @@ public enum LaunchSnapshot {
 
   /// The text of a snapshot file, checked whole and made printable (``printable(_:)``).
   ///
-  /// - Throws: ``RestorationError`` when the file is not a whole snapshot: another format, a
+  /// - Throws: `RestorationError` when the file is not a whole snapshot: another format, a
   ///   length that is not the file's, a checksum that does not match, or text that is not
   ///   UTF-8.
   public static func decoded(_ bytes: [UInt8]) throws(RestorationError) -> String {

@@ -168,7 +168,7 @@ public protocol CollectionViewDelegate: AnyObject {
   func collectionView(_ collectionView: CollectionView, didSelectItemAt indexPath: IndexPath)
 }
 
-/// Items in a grid, ``itemsPerRow`` to a row (UIKit's `UICollectionView` with a flow layout).
+/// Items in a grid, ``IndexedScrollView/itemsPerRow`` to a row (UIKit's `UICollectionView` with a flow layout).
 ///
 /// Unlike UIKit, which restores only the raw content offset of a collection view, it restores
 /// its scroll position by model item too, like its selection.

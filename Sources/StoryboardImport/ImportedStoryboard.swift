@@ -2,7 +2,7 @@ public import StateRestorationUI
 
 /// A storyboard built from an Interface Builder file.
 public struct ImportedStoryboard {
-  /// The storyboard, ready for ``Application`` or ``Storyboard/instantiateInitialViewController()``.
+  /// The storyboard, ready for `Application` or `Storyboard.instantiateInitialViewController()`.
   public let storyboard: Storyboard
   /// The document it was built from.
   public let document: InterfaceDocument
@@ -35,7 +35,7 @@ public struct ImportedNib {
   }
 
   /// Creates File's Owner as `initWithNibName:` would: the registered class for its custom
-  /// class (or ``ViewController``), whose view, when it loads, is the XIB's view tree.
+  /// class (or `ViewController`), whose view, when it loads, is the XIB's view tree.
   ///
   /// The controller has no restoration identifier: as in UIKit, code sets it, and a
   /// restoration class or the app delegate re-creates the controller at launch.

@@ -2,13 +2,13 @@ public import StateRestorationUI
 
 /// Builds the headless hierarchy an app gets from a storyboard or XIB at launch.
 ///
-/// A storyboard becomes a ``Storyboard``: one scene per view controller, with its storyboard
+/// A storyboard becomes a `Storyboard`: one scene per view controller, with its storyboard
 /// identifier, restoration identifier and "Use Storyboard ID", its relationships (tabs in
 /// order, navigation root, split columns, embedded children) and the initial scene. Each scene
 /// makes the app's class for the controller's custom class (from a
 /// ``ViewControllerClassRegistry``), or the class of the element's kind, and gives it a
-/// ``ViewController/viewFactory`` that builds the scene's view tree: ``TableView`` for a
-/// `tableView`, ``WebView`` for a `webView` or `wkWebView`, ``TextField``, ``ScrollView``...,
+/// `ViewController.viewFactory` that builds the scene's view tree: `TableView` for a
+/// `tableView`, `WebView` for a `webView` or `wkWebView`, `TextField`, `ScrollView`...,
 /// each with its restoration identifier. A XIB becomes an ``ImportedNib``: the view tree it
 /// gives its File's Owner.
 ///
@@ -34,7 +34,7 @@ public struct StoryboardImporter {
 
   // MARK: Storyboards
 
-  /// Reads a storyboard file and builds its ``Storyboard``.
+  /// Reads a storyboard file and builds its `Storyboard`.
   ///
   /// - Parameters:
   ///   - path: The file's path.
@@ -48,7 +48,7 @@ public struct StoryboardImporter {
     importStoryboard(try InterfaceDocument(contentsOfFile: path), name: name)
   }
 
-  /// Builds the ``Storyboard`` of a document.
+  /// Builds the `Storyboard` of a document.
   ///
   /// A XIB's top-level controllers become scenes too, without an initial scene.
   ///
@@ -160,7 +160,7 @@ public struct StoryboardImporter {
 
   // MARK: Internals
 
-  /// Element kinds with a headless counterpart (``ViewController`` or a container).
+  /// Element kinds with a headless counterpart (`ViewController` or a container).
   private static let modeledElements: Set<String> = [
     "viewController", "tableViewController", "collectionViewController", "navigationController",
     "tabBarController", "splitViewController",

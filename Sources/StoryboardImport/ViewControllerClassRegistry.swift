@@ -4,8 +4,8 @@ public import StateRestorationUI
 ///
 /// A storyboard names its controllers' custom classes (`UYLTableViewController`); the importer
 /// looks each name up here to create the app's own subclass. A name that is not registered
-/// falls back to the class of the element's kind (``NavigationController`` for a
-/// `navigationController`, ``ViewController`` for a `tableViewController`), and the import says
+/// falls back to the class of the element's kind (`NavigationController` for a
+/// `navigationController`, `ViewController` for a `tableViewController`), and the import says
 /// so in a warning.
 ///
 /// ```swift
