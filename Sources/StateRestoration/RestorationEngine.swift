@@ -168,18 +168,17 @@ public final class RestorationEngine {
     pass.run(roots: roots)
     classNames = pass.updatedClassNames
 
-    var topLevel = KeyedValues()
-    topLevel[RestorationArchive.Key.majorVersion] = .integer(
-      Int64(RestorationArchive.Version.current.major))
-    topLevel[RestorationArchive.Key.minorVersion] = .integer(
-      Int64(RestorationArchive.Version.current.minor))
-    topLevel[RestorationArchive.Key.bundleVersion] = .string(applicationInfo.bundleVersion)
-    topLevel[RestorationArchive.Key.systemVersion] = .string(applicationInfo.systemVersion)
-    topLevel[RestorationArchive.Key.timestamp] = .date(now())
-    topLevel[RestorationArchive.Key.userInterfaceIdiom] = .string(
-      applicationInfo.userInterfaceIdiom)
+    typealias Key = RestorationArchive.Key
+    let version = RestorationArchive.Version.current
+    var topLevel = KeyedValues([
+      (Key.majorVersion, .integer(Int64(version.major))),
+      (Key.minorVersion, .integer(Int64(version.minor))),
+      (Key.bundleVersion, .string(applicationInfo.bundleVersion)),
+      (Key.systemVersion, .string(applicationInfo.systemVersion)),
+      (Key.timestamp, .date(now())), (Key.userInterfaceIdiom, .string(applicationInfo.userInterfaceIdiom)),
+    ])
     for (key, value) in pass.withoutReferencesLeftOut(topCoder.values, in: nil) {
-      if RestorationArchive.Key.reserved.contains(key) {
+      if Key.reserved.contains(key) {
         pass.issue(
           .reservedKey, nil, "the top-level key '\(key)' is reserved; the app's value was ignored")
       } else {

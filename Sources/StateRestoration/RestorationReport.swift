@@ -157,6 +157,15 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     /// What came back only in part, in the object's own words (see
     /// ``StateDecoder/reportNote(_:)``).
     public var notes: [String]
+
+    /// Creates an entry, for a report made by hand (such as in a test).
+    public init(
+      identifierPath: String, kind: RestorationKind, className: String, status: Status,
+      source: Source? = nil, notes: [String] = []
+    ) {
+      (self.identifierPath, self.kind, self.className) = (identifierPath, kind, className)
+      (self.status, self.source, self.notes) = (status, source, notes)
+    }
   }
 
   /// A phase of restoration, for timings.
@@ -176,7 +185,9 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
   /// Why the launch restored or started fresh.
   public var outcome: Outcome
   /// One entry per archived object, in archive order.
-  public var entries: [Entry]
+  public let entries: [Entry]
+  /// The index of each identifier path's first entry, so that looking up every entry is linear.
+  private let entryIndex: [String: Int]
   /// How long each phase took.
   public var timings: [Phase: Duration]
   /// Problems that did not stop restoration, such as a cycle in a parent chain.
@@ -199,6 +210,8 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     self.entries = entries
     self.timings = timings
     self.warnings = warnings
+    entryIndex = Dictionary(
+      entries.indices.lazy.map { (entries[$0].identifierPath, $0) }, uniquingKeysWith: min)
   }
 
   /// The entry for an identifier path.
@@ -206,7 +219,7 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
   /// - Parameter identifierPath: The path.
   /// - Returns: The first entry with that path, or nil.
   public func entry(for identifierPath: String) -> Entry? {
-    entries.first { $0.identifierPath == identifierPath }
+    entryIndex[identifierPath].map { entries[$0] }
   }
 
   /// The status of the object at an identifier path.
@@ -219,14 +232,7 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
 
   /// The identifier paths of the objects that were restored.
   public var restoredPaths: [String] {
-    // One pass into an array of the right capacity: filtering then mapping copied every entry
-    // and grew the filtered array step by step.
-    var paths: [String] = []
-    paths.reserveCapacity(entries.count)
-    for index in entries.indices where entries[index].status == .restored {
-      paths.append(entries[index].identifierPath)
-    }
-    return paths
+    Array(entries.lazy.filter { $0.status == .restored }.map(\.identifierPath))
   }
 
   /// The total time of all phases.
@@ -318,8 +324,6 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
   /// Whether the archive was written.
   public var outcome: Outcome
   /// The archived identifier paths, in archive order.
-  ///
-  /// A preserve keeps its paths as bytes; the strings are made the first time this is read.
   public var identifierPaths: [String]
   /// Problems found.
   public var issues: [Issue]

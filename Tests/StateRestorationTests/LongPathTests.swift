@@ -2,10 +2,6 @@ import StateRestoration
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Archives whose identifier paths are long: the reader refuses what exceeds its limits at
 /// once, and a restore is linear in the length of the paths it accepts, however they are made.
 @Suite struct LongPathTests {
@@ -28,15 +24,9 @@ import Testing
     let store = InMemoryArchiveStore(contents: [.archive: bytes])
     let engine = makeEngine(
       store: store, delegate: TestDelegate(), settings: RestorationSettings(limits: limits))
-    let start = threadTime()
+    let start = threadCPUTime()
     let report = engine.restoreApplicationState(roots: TalkDemo(pushCity: false).roots)
-    return (report, threadTime() - start)
-  }
-
-  private func threadTime() -> Duration {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    return (report, threadCPUTime() - start)
   }
 
   /// A 1 MB archive of one path (500,000 ASCII components, or 333,000 two-byte ones, which the
