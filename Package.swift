@@ -170,6 +170,13 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
     .testTarget(
+      name: "NotesTests",
+      dependencies: [
+        "NotesCore", "StateRestoration", "StateRestorationUI", "StateRestorationTesting",
+        "TestSupport",
+      ]
+    ),
+    .testTarget(
       name: "ArchiveInspectionTests",
       dependencies: [
         "ArchiveFuzzing", "ArchiveInspection", "BinaryPropertyList", "StateRestoration",
