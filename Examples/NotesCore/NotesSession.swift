@@ -61,12 +61,10 @@ public final class NotesSession {
     }
     switch (command, navigation.topViewController) {
     case (.open(let row), let list as NoteListViewController):
-      let count = list.notes.notes.count
-      guard row <= count else { throw NotesCommandError("the list has \(count) notes") }
+      try Self.check(row, in: list)
       list.openNote(atRow: row - 1)
     case (.scroll(let row), let list as NoteListViewController):
-      let count = list.notes.notes.count
-      guard row <= count else { throw NotesCommandError("the list has \(count) notes") }
+      try Self.check(row, in: list)
       list.tableView.scrollToRow(at: IndexPath(row: row - 1, section: 0))
     case (.edit, let detail as NoteDetailViewController):
       detail.edit()
@@ -84,6 +82,14 @@ public final class NotesSession {
       navigation.popViewController()
     case (_, let top):
       throw NotesCommandError("\(Self.screenName(top)) is on screen; \(Self.whereItWorks(command))")
+    }
+  }
+
+  /// Checks that a row number (from 1) is on the list.
+  private static func check(_ row: Int, in list: NoteListViewController) throws(NotesCommandError) {
+    let count = list.notes.notes.count
+    if row > count {
+      throw NotesCommandError("the list has \(count) \(count == 1 ? "note" : "notes")")
     }
   }
 
@@ -111,7 +117,7 @@ public final class NotesSession {
   /// The screen on top, as text.
   public var screen: String {
     let rule = String(repeating: "-", count: Self.width)
-    var lines: [String]
+    let lines: [String]
     var footer: String
     switch navigation.topViewController {
     case let list as NoteListViewController:
