@@ -105,6 +105,20 @@ let package = Package(
       ],
       path: "Examples/Restorer"
     ),
+    // The smallest complete app: the README quotes its main.swift.
+    .target(
+      name: "NotesCore",
+      dependencies: ["StateRestoration", "StateRestorationUI"],
+      path: "Examples/NotesCore"
+    ),
+    .executableTarget(
+      name: "notes",
+      dependencies: [
+        "NotesCore", "StateRestoration", "StateRestorationUI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Examples/Notes"
+    ),
 
     // Tests
     // A small app the reliability tests run as a real process: killed, crashed, side by side.
@@ -154,6 +168,13 @@ let package = Package(
         "TestSupport",
       ],
       exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "NotesTests",
+      dependencies: [
+        "NotesCore", "StateRestoration", "StateRestorationUI", "StateRestorationTesting",
+        "TestSupport",
+      ]
     ),
     .testTarget(
       name: "ArchiveInspectionTests",

@@ -1,0 +1,59 @@
+// Notes: a list of notes, a note's screen and an editor, whose screens and half-typed text
+// survive process kills as an iOS app's do. `swift run notes --help` lists the commands.
+import ArgumentParser
+import Foundation
+import NotesCore
+import StateRestoration
+import StateRestorationUI
+
+let options = NotesOptions.parseOrExit()
+
+do {
+  let script = try NotesScript(parsing: options.commands)
+
+  // The notes are the app's data, in a file of their own. The restoration archive holds only
+  // UI state: which screen is open, which note is selected, the text typed but not saved.
+  let notes = try NoteStore(path: "\(options.stateDirectory)/Notes/notes.json")
+
+  // The archive is kept in <state dir>/Saved Application State/com.example.Notes.savedState/.
+  let store = try FileArchiveStore(
+    stateRoot: options.stateDirectory, bundleIdentifier: "com.example.Notes")
+  let application = Application(
+    delegate: NotesAppDelegate(notes: notes),  // opts in to preservation and restoration
+    applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Notes"),
+    store: store
+  )
+
+  // The note's screen and the editor are created in code, so at launch their restoration
+  // classes create them again. An archive can only create registered classes: without these
+  // lines the screens are left out of the restored navigation stack.
+  application.register(restorationClass: NoteDetailViewController.self)
+  application.register(restorationClass: NoteEditorViewController.self)
+
+  // The launch UI, built before launch(): restoration finds the navigation controller and the
+  // list by their restoration identifiers, and pushes the restored screens on top.
+  let navigation = NavigationController(
+    rootViewController: NoteListViewController(notes: notes), restorationIdentifier: "Notes")
+  application.addWindow(Window(rootViewController: navigation))
+  application.launch()  // restores what the last process preserved
+
+  let session = NotesSession(application: application, navigation: navigation)
+  print(session.launchSummary)
+  for command in script.commands {
+    try session.perform(command)  // as a tap or a keystroke on the screen on top
+  }
+  print(session.screen)
+
+  if script.pressesHome {
+    // Home: the app moves to the background, which preserves its state, and the process ends
+    // as iOS kills a suspended app. The next launch restores this screen.
+    let report = application.enterBackground()
+    application.terminate(.systemKillAfterBackground)
+    print(try NotesSession.homeSummary(report, archivePath: store.path(of: .archive)))
+  } else {
+    print(session.exitSummary)
+  }
+} catch {
+  FileHandle.standardError.write(Data("notes: \(error)\n".utf8))
+  exit(1)
+}
