@@ -4,8 +4,7 @@
 //
 // Preserve and restore use an in-memory store, so that the file system's latency (an fsync
 // takes milliseconds here) does not drown a change in the engine; restoration-comparison
-// measures them against a real file. Each measurement starts once the engine's earlier calls
-// have freed their tables on background queues, as restoration-comparison's calls do.
+// measures them against a real file.
 import Benchmark
 import RestorationComparison
 
@@ -19,28 +18,24 @@ let benchmarks: @Sendable () -> Void = {
 
   Benchmark("Encode 10,000 objects") { benchmark in
     let profiler = try EngineProfiler(objects: 10_000)
-    settle(backToBack: false)
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { blackHole(try profiler.encode()) }
   }
 
   Benchmark("Decode 10,000 objects") { benchmark in
     let profiler = try EngineProfiler(objects: 10_000)
-    settle(backToBack: false)
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { blackHole(try profiler.decode()) }
   }
 
   Benchmark("Preserve 10,000 objects") { benchmark in
     let profiler = try EngineProfiler(objects: 10_000)
-    settle(backToBack: false)
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { blackHole(try profiler.preserve()) }
   }
 
   Benchmark("Restore 10,000 objects") { benchmark in
     let profiler = try EngineProfiler(objects: 10_000)
-    settle(backToBack: false)
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { blackHole(try profiler.restore()) }
   }

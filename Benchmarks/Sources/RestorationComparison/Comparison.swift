@@ -63,16 +63,6 @@ package struct TimedRun: Codable, Sendable {
   package var decode: Double
 }
 
-/// Waits, before a timed call, until the engine's earlier calls have freed their memory on
-/// background queues, unless the calls run back to back.
-///
-/// An app preserves when it moves to the background and restores at launch, seconds apart: no
-/// call of an app competes with the last one's freeing, as calls timed one right after another
-/// do. A no-op for the other contenders, which leave nothing to background queues.
-package func settle(backToBack: Bool) {
-  if !backToBack { RestorationEngine.waitForBackgroundFreeing() }
-}
-
 /// Runs every contender at every size, side by side in one process.
 package struct Comparison {
   package var sizes: [Int]
@@ -84,13 +74,10 @@ package struct Comparison {
   package var folder: String
   /// How the screens' selections vary.
   package var selections: UIState.Selections
-  /// Whether each timed call starts right after the last, without waiting for the memory the
-  /// last one left to background queues to be freed (see `settle()`).
-  package var backToBack: Bool
 
   package init(
     sizes: [Int], runs: Int, timeCap: Double, contenders: [Contender], folder: String,
-    selections: UIState.Selections = .repeated, backToBack: Bool = false
+    selections: UIState.Selections = .repeated
   ) {
     self.sizes = sizes
     self.runs = runs
@@ -98,11 +85,7 @@ package struct Comparison {
     self.contenders = contenders
     self.folder = folder
     self.selections = selections
-    self.backToBack = backToBack
   }
-
-  /// Waits before a timed call (see ``settle(backToBack:)``).
-  private func settle() { RestorationComparison.settle(backToBack: backToBack) }
 
   /// Measures everything.
   ///
@@ -234,13 +217,10 @@ package struct Comparison {
     _ coder: any ContenderCoder, since began: ContinuousClock.Instant
   ) throws -> TimedRun {
     let clock = ContinuousClock()
-    settle()
     try coder.decode(try coder.encode())
-    settle()
     let encodeStart = clock.now
     let bytes = try coder.encode()
     let encode = (clock.now - encodeStart).milliseconds
-    settle()
     let decodeStart = clock.now
     try coder.decode(bytes)
     let decode = (clock.now - decodeStart).milliseconds
@@ -261,7 +241,6 @@ package struct Comparison {
     var restoreTimes: [Double] = []
     let clock = ContinuousClock()
     for _ in 0..<max(1, repetitions) + 1 {
-      settle()
       let start = clock.now
       let report = engine.preserveApplicationState(roots: [contender.root])
       let elapsed = (clock.now - start).milliseconds
@@ -272,7 +251,6 @@ package struct Comparison {
       writeTimes.append(report.timings[.write]?.milliseconds ?? 0)
 
       let launch = contender.makeLaunchTree()
-      settle()
       let restoreStart = clock.now
       let restored = engine.restoreApplicationState(roots: [launch])
       let restoreElapsed = (clock.now - restoreStart).milliseconds

@@ -41,10 +41,6 @@ package final class ModelNode: RestorationNode {
 
   package var restorationChildren: [any StateRestoring] { children }
 
-  package func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
-    children.forEachRestorationChild(body)
-  }
-
   package var objectRestorationClass: (any ObjectRestoration.Type)? {
     role == .screen ? ScreenRestoration.self : nil
   }
@@ -167,16 +163,14 @@ package final class EngineContender {
   }
 
   /// An engine over a store.
-  package func makeEngine(
-    store: any ArchiveStore, usesBackgroundQueues: Bool = true
-  ) -> RestorationEngine {
+  package func makeEngine(store: any ArchiveStore) -> RestorationEngine {
     let engine = RestorationEngine(
       applicationInfo: ApplicationInfo(
         bundleIdentifier: "com.example.benchmark", bundleVersion: "1", systemVersion: "1",
         userInterfaceIdiom: "phone"),
       store: store,
       registry: registry,
-      settings: RestorationSettings(usesBackgroundQueues: usesBackgroundQueues)
+      settings: RestorationSettings()
     )
     engine.delegate = delegate
     return engine
@@ -184,10 +178,10 @@ package final class EngineContender {
 
   /// Walks the tree and encodes it: the archive's bytes, as a preserve writes them.
   package func encode(with engine: RestorationEngine) throws -> [UInt8] {
-    guard let bytes = engine.makeArchiveBytes(roots: [root]).bytes else {
+    guard let archive = engine.makeArchive(roots: [root]).archive else {
       throw ComparisonFailure("the engine made no archive")
     }
-    return bytes
+    return try archive.encoded()
   }
 
   /// Decodes an archive's bytes.

@@ -18,12 +18,10 @@ package struct EngineProfiler {
   /// - Parameters:
   ///   - objects: The number of objects.
   ///   - selections: How the screens' selections vary.
-  ///   - usesBackgroundQueues: ``RestorationSettings/usesBackgroundQueues``.
   ///   - folder: A folder for a ``FileArchiveStore``; nil keeps the archive in memory.
   /// - Throws: When the archive cannot be made, or the folder cannot hold a store.
   package init(
-    objects: Int, selections: UIState.Selections = .repeated, usesBackgroundQueues: Bool = true,
-    folder: String? = nil
+    objects: Int, selections: UIState.Selections = .repeated, folder: String? = nil
   ) throws {
     let state = UIState(count: objects, selections: selections)
     contender = EngineContender(state: state)
@@ -32,7 +30,7 @@ package struct EngineProfiler {
     } else {
       store = InMemoryArchiveStore()
     }
-    engine = contender.makeEngine(store: store, usesBackgroundQueues: usesBackgroundQueues)
+    engine = contender.makeEngine(store: store)
     bytes = try contender.encode(with: engine)
     count = objects
   }
@@ -91,63 +89,5 @@ package struct EngineProfiler {
     var result = Dictionary(uniqueKeysWithValues: phases.map { ($0.key.rawValue, $0.value) })
     result["call"] = call
     return result
-  }
-}
-
-/// The phase times of many calls of one operation, under several engine settings measured in
-/// turn in one process.
-///
-/// This machine's speed moves by half or more from minute to minute, so settings measured in
-/// separate runs differ by whenever each ran; calls taken in turn share the machine's moments.
-package struct AlternatingTimings {
-  /// The settings' names, in column order.
-  package let settings: [String]
-  private var samples: [String: [String: [Duration]]] = [:]
-
-  /// Starts with no calls for each of `settings`.
-  package init(settings: [String]) {
-    self.settings = settings
-  }
-
-  /// Adds the phase times of one call under a setting.
-  package mutating func add(_ timings: [String: Duration], for setting: String) {
-    for (phase, time) in timings { samples[setting, default: [:]][phase, default: []].append(time) }
-  }
-
-  /// A table of the fastest and median time of each phase under each setting, the whole call
-  /// first.
-  package func table() -> String {
-    let phases = Set(samples.values.flatMap(\.keys)).sorted {
-      ($0 == "call" ? 0 : 1, $0) < ($1 == "call" ? 0 : 1, $1)
-    }
-    let width = max(5, phases.map(\.count).max() ?? 0)
-    let calls = settings.map { samples[$0]?["call"]?.count ?? 0 }
-    var lines = [
-      "phase".padded(to: width) + "  "
-        + zip(settings, calls).map { "\($0) (\($1) calls): fastest / median".padded(to: 36) }
-        .joined(separator: "  ")
-    ]
-    for phase in phases {
-      let cells = settings.map { setting -> String in
-        guard let times = samples[setting]?[phase].map({ $0.map(\.milliseconds) }),
-          let fastest = times.min(), let median = median(times)
-        else { return "-".padded(to: 36) }
-        return "\(milliseconds(fastest)) / \(milliseconds(median))".padded(to: 36)
-      }
-      lines.append(
-        phase.padded(to: width) + "  "
-          + cells.joined(separator: "  "))
-    }
-    return lines.map { line in
-      var line = line
-      while line.last == " " { line.removeLast() }
-      return line
-    }.joined(separator: "\n")
-  }
-}
-
-extension String {
-  fileprivate func padded(to width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 }

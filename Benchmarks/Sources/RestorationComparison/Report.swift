@@ -46,9 +46,9 @@ package struct ComparisonDocument: Codable, Sendable {
   package var machine: [String: String]
   /// How the screens' selections varied.
   package var selections: String
-  /// Whether each timed call ran right after the last, without waiting for its background
-  /// freeing.
-  package var backToBack: Bool
+  /// Whether each timed call ran right after the last, without waiting for the engine's
+  /// background freeing; only in runs of builds whose engine freed memory on background queues.
+  package var backToBack: Bool?
   /// The timed runs asked for per measurement; absent from files of earlier builds.
   package var runs: Int?
   /// The measurements.
@@ -56,7 +56,7 @@ package struct ComparisonDocument: Codable, Sendable {
 
   /// Creates a document.
   package init(
-    machine: [String: String], selections: String, backToBack: Bool, runs: Int?,
+    machine: [String: String], selections: String, backToBack: Bool? = nil, runs: Int?,
     results: [Measurement]
   ) {
     self.machine = machine
@@ -76,13 +76,19 @@ package struct ComparisonDocument: Codable, Sendable {
   /// The lines above the table: the machine, the selections and how the times were taken.
   package var header: String {
     let runs = self.runs ?? results.map(\.runs).max() ?? 0
+    let spacing =
+      switch backToBack {
+      case true: "Each call ran right after the last."
+      case false: "Each call waited for the last one's background freeing."
+      case nil: "Each call ran right after the last; the engine leaves no work behind."
+      }
     return """
       Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")
       Selections: \(selections).
       Times are medians of up to \(runs) runs, taken in rounds of one run per contender. \
       (×n) is the ratio to the engine: for times, the median of the ratios of the runs of one \
       round, or of the medians for a contender timed once. \
-      \(backToBack ? "Each call ran right after the last." : "Each call waited for the last one's background freeing.")
+      \(spacing)
       """
   }
 

@@ -74,8 +74,6 @@ struct Compare: ParsableCommand {
       "Also write the JSON to this file, beside the table.", valueName: "file"))
   var saveJSON: String?
 
-  @OptionGroup var spacing: CallSpacing
-
   func validate() throws {
     guard objects.allSatisfy({ $0 >= 2 }) else {
       throw ValidationError("--objects values must be at least 2")
@@ -107,13 +105,13 @@ struct Compare: ParsableCommand {
     defer { if temporary { try? FileManager.default.removeItem(atPath: folder) } }
     let comparison = Comparison(
       sizes: objects, runs: runs, timeCap: timeCap, contenders: contenders, folder: folder,
-      selections: selections, backToBack: spacing.backToBack)
+      selections: selections)
     let results = try comparison.run { line in
       FileHandle.standardError.write(Data("… \(line)\n".utf8))
     }
     let document = ComparisonDocument(
       machine: machineDescription(swiftVersion: swiftVersion()), selections: selections.rawValue,
-      backToBack: spacing.backToBack, runs: runs, results: results)
+      runs: runs, results: results)
     let json = try document.json()
     // Printed first, so that a file that cannot be written loses nothing of a run of minutes.
     print(printsJSON ? json : document.report)
@@ -194,16 +192,6 @@ struct Profile: ParsableCommand {
     help: "Print the time of each phase of every preserve or restore, and of the whole call.")
   var phases = false
 
-  @Flag(help: "Preserve without background queues (RestorationSettings.usesBackgroundQueues).")
-  var noBackgroundQueues = false
-
-  @Flag(
-    help: """
-      Alternate each preserve or restore with the same call on an engine without background \
-      queues, in this one process, and print the fastest and median time of each phase of both.
-      """)
-  var compareQueues = false
-
   @Flag(
     help: """
       Preserve to, or restore from, files in a new temporary folder (removed at the end) \
@@ -217,21 +205,11 @@ struct Profile: ParsableCommand {
   @Option(help: "How the screens' selections vary (see the compare command).")
   var selections: UIState.Selections = .repeated
 
-  @OptionGroup var spacing: CallSpacing
-
   func validate() throws {
     guard objects >= 2 else { throw ValidationError("-n must be at least 2") }
     guard iterations >= 0 else { throw ValidationError("--iterations must not be negative") }
-    guard !compareQueues || operation == .preserve || operation == .restore else {
-      throw ValidationError("--compare-queues applies to preserve and restore")
-    }
     guard !fileStore || operation == .preserve || operation == .restore else {
       throw ValidationError("--file-store applies to preserve and restore")
-    }
-    guard !(compareQueues && noBackgroundQueues) else {
-      throw ValidationError(
-        "--compare-queues runs with and without background queues; leave out --no-background-queues"
-      )
     }
   }
 
@@ -239,8 +217,7 @@ struct Profile: ParsableCommand {
     let folder = fileStore ? temporaryFolder(named: "restoration-profile") : nil
     defer { if let folder { try? FileManager.default.removeItem(atPath: folder) } }
     let profiler = try EngineProfiler(
-      objects: objects, selections: selections, usesBackgroundQueues: !noBackgroundQueues,
-      folder: folder.map { "\($0)/queues" })
+      objects: objects, selections: selections, folder: folder)
     if let saveArchive {
       try Data(profiler.bytes).write(to: URL(fileURLWithPath: saveArchive))
       let encoder = PropertyListEncoder()
@@ -248,12 +225,7 @@ struct Profile: ParsableCommand {
       try encoder.encode(CodableArchive(UIState(count: objects, selections: selections)))
         .write(to: URL(fileURLWithPath: saveArchive + ".plist-encoder"))
     }
-    if compareQueues {
-      try alternate(profiler, folder: folder)
-      return
-    }
     for _ in 0..<iterations {
-      spacing.settle()
       switch operation {
       case .encode: try profiler.encode()
       case .decode: try profiler.decode()
@@ -265,27 +237,6 @@ struct Profile: ParsableCommand {
 }
 
 extension Profile {
-  /// Runs the operation on `profiler` and on a twin without background queues by turns, the
-  /// first of each pair switching every iteration so that neither always follows the other.
-  func alternate(_ profiler: EngineProfiler, folder: String?) throws {
-    let oneThread = try EngineProfiler(
-      objects: objects, selections: selections, usesBackgroundQueues: false,
-      folder: folder.map { "\($0)/one-thread" })
-    let settings = ["queues", "one thread"]
-    var timings = AlternatingTimings(settings: settings)
-    for iteration in 0..<iterations {
-      for setting in iteration.isMultiple(of: 2) ? settings : settings.reversed() {
-        let engine = setting == "queues" ? profiler : oneThread
-        spacing.settle()
-        let call = try operation == .preserve ? engine.preserve() : engine.restore()
-        if phases { print("\(setting): ", terminator: "") }
-        show(call)
-        timings.add(call, for: setting)
-      }
-    }
-    print(timings.table())
-  }
-
   func show(_ timings: [String: Duration]) {
     guard phases else { return }
     print(
@@ -297,20 +248,6 @@ extension Profile {
 func temporaryFolder(named name: String) -> String {
   FileManager.default.temporaryDirectory
     .appendingPathComponent("\(name)-\(ProcessInfo.processInfo.processIdentifier)").path
-}
-
-/// How the timed calls follow each other.
-struct CallSpacing: ParsableArguments {
-  @Flag(
-    help: """
-      Time each call right after the last, without first waiting for the memory the last call \
-      left to background queues to be freed (as an app's calls, seconds apart, never compete \
-      with that freeing).
-      """)
-  var backToBack = false
-
-  /// Waits for the last call's background freeing, unless the calls run back to back.
-  func settle() { RestorationComparison.settle(backToBack: backToBack) }
 }
 
 extension Contender: ExpressibleByArgument {}
