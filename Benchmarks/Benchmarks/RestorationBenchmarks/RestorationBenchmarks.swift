@@ -1,4 +1,6 @@
-// Regression benchmarks for the engine at 10,000 objects: encode, decode, preserve and restore.
+// Regression benchmarks for the engine at 10,000 objects of the linear shape (encode, decode,
+// preserve and restore), and for a preserve and a restore of 300 objects of the app shape, the
+// size of a real app's state.
 //
 //   swift package --package-path Benchmarks benchmark
 //
@@ -34,9 +36,25 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations { blackHole(try profiler.preserve()) }
   }
 
+  // One restore per measurement: each restores into a launch of its own, built before the
+  // measurement starts.
   Benchmark("Restore 10,000 objects") { benchmark in
     let profiler = try EngineProfiler(objects: 10_000)
+    let launch = try profiler.makeLaunch()
     benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations { blackHole(try profiler.restore()) }
+    blackHole(try profiler.restore(launch))
+  }
+
+  Benchmark("Preserve 300 objects, app shape") { benchmark in
+    let profiler = try EngineProfiler(objects: 300, shape: .app)
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations { blackHole(try profiler.preserve()) }
+  }
+
+  Benchmark("Restore 300 objects, app shape") { benchmark in
+    let profiler = try EngineProfiler(objects: 300, shape: .app)
+    let launch = try profiler.makeLaunch()
+    benchmark.startMeasurement()
+    blackHole(try profiler.restore(launch))
   }
 }

@@ -1,17 +1,17 @@
 import Foundation
 
-/// Renders measurements as a Markdown table, each contender's times and size as a ratio to the
-/// engine's at the same size.
+/// Renders one shape's measurements as a Markdown table, each contender's times and size as a
+/// ratio to the engine's at the same size.
 package func comparisonTable(_ results: [Measurement]) -> String {
   var lines = [
     "| objects | contender | encode | decode | archive | peak memory | full preserve (write) | full restore |",
     "|---:|---|---:|---:|---:|---:|---:|---:|",
   ]
   let engines = Dictionary(
-    results.filter { $0.contender == .engine }.map { ($0.objects, $0) },
+    results.filter { $0.contender == .engine }.map { ("\($0.shape) \($0.objects)", $0) },
     uniquingKeysWith: { first, _ in first })
   for result in results {
-    let engine = engines[result.objects]
+    let engine = engines["\(result.shape) \(result.objects)"]
     let name =
       result.contender == .engine ? "**\(result.contender.title)**" : result.contender.title
     if let skipped = result.skipped {
@@ -44,7 +44,7 @@ package func comparisonTable(_ results: [Measurement]) -> String {
 package struct ComparisonDocument: Codable, Sendable {
   /// The machine, as ``machineDescription(swiftVersion:)`` describes it.
   package var machine: [String: String]
-  /// How the screens' selections varied.
+  /// How the linear shape's selections varied.
   package var selections: String
   /// Whether each timed call ran right after the last, without waiting for the engine's
   /// background freeing; only in runs of builds whose engine freed memory on background queues.
@@ -73,7 +73,14 @@ package struct ComparisonDocument: Codable, Sendable {
     return String(decoding: try encoder.encode(self), as: UTF8.self)
   }
 
-  /// The lines above the table: the machine, the selections and how the times were taken.
+  /// The shapes measured, in the order the run measured them.
+  package var shapes: [StateShape] {
+    var shapes: [StateShape] = []
+    for result in results where !shapes.contains(result.shape) { shapes.append(result.shape) }
+    return shapes
+  }
+
+  /// The lines above the tables: the machine, the selections and how the times were taken.
   package var header: String {
     let runs = self.runs ?? results.map(\.runs).max() ?? 0
     let spacing =
@@ -92,8 +99,14 @@ package struct ComparisonDocument: Codable, Sendable {
       """
   }
 
-  /// The header, a blank line and the table, as the comparison prints them.
-  package var report: String { header + "\n\n" + comparisonTable(results) }
+  /// The header, then each shape's summary and table, as the comparison prints them.
+  package var report: String {
+    let groups = shapes.map { shape in
+      "Shape \(shape.rawValue): \(shape.summary)\n\n"
+        + comparisonTable(results.filter { $0.shape == shape })
+    }
+    return ([header] + groups).joined(separator: "\n\n")
+  }
 }
 
 /// The median of the ratios of a contender's runs to the engine's runs timed in the same
@@ -131,7 +144,9 @@ func milliseconds(_ value: Double) -> String {
   if value >= 10_000 { return String(format: "%.1f s", value / 1000) }
   if value >= 100 { return String(format: "%.0f ms", value) }
   if value >= 10 { return String(format: "%.1f ms", value) }
-  return String(format: "%.2f ms", value)
+  // Three decimals under a millisecond, where budgets per call are read off.
+  if value >= 1 { return String(format: "%.2f ms", value) }
+  return String(format: "%.3f ms", value)
 }
 
 func megabytes(_ value: Double) -> String {
