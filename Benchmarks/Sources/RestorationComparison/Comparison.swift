@@ -42,6 +42,14 @@ package struct Measurement: Codable, Sendable {
   package var preserveWrite: Double?
   /// The engine's full restore: read, decode, locate or re-create, decode every object.
   package var restore: Double?
+  /// The engine's full preserve with the archive kept in memory (walk and encode, no file):
+  /// the process's CPU time.
+  package var preserveCPUTime: Double?
+  /// The engine's full restore from an archive in memory (read, decode, re-create and decode
+  /// every object, no file): the process's CPU time.
+  package var restoreCPUTime: Double?
+  /// The number of in-memory preserves and restores behind those two medians.
+  package var cpuTimedCalls: Int?
   /// The bytes produced.
   package var bytes: Int?
   /// How far the resident set grew above its level before, while encoding and decoding once.
@@ -66,6 +74,9 @@ extension Measurement {
     preserve = try container.decodeIfPresent(Double.self, forKey: .preserve)
     preserveWrite = try container.decodeIfPresent(Double.self, forKey: .preserveWrite)
     restore = try container.decodeIfPresent(Double.self, forKey: .restore)
+    preserveCPUTime = try container.decodeIfPresent(Double.self, forKey: .preserveCPUTime)
+    restoreCPUTime = try container.decodeIfPresent(Double.self, forKey: .restoreCPUTime)
+    cpuTimedCalls = try container.decodeIfPresent(Int.self, forKey: .cpuTimedCalls)
     bytes = try container.decodeIfPresent(Int.self, forKey: .bytes)
     peakMemory = try container.decodeIfPresent(Int.self, forKey: .peakMemory)
     runs = try container.decode(Int.self, forKey: .runs)
@@ -112,13 +123,19 @@ package struct Comparison {
     self.shapes = shapes
   }
 
+  /// The most in-memory preserves and restores timed per measurement, and the CPU time after
+  /// which no more are started once `runs` are done: enough calls for a steady median where
+  /// one takes a millisecond, no more than `runs` where one takes a tenth of a second.
+  static let cpuCallLimit = 101
+  static let cpuTimeBudget = 100.0
+
   /// Measures everything.
   ///
   /// At each size, each shape in turn: every contender first encodes and decodes once, alone,
   /// for its peak memory. The timed runs then go in rounds: each round times every contender
   /// once, one after another, each timed run after an untimed round trip of its own, so that
   /// the runs a ratio compares were taken seconds apart, not minutes, on a machine whose speed
-  /// drifts. Then the engine's full preserve and restore, to a file.
+  /// drifts. Then the engine's full preserve and restore, to a file and in memory.
   ///
   /// - Parameter progress: Called with a line before each step.
   /// - Returns: One measurement per contender, shape and size, in the order measured.
@@ -177,6 +194,7 @@ package struct Comparison {
             if measurement.contender == .engine {
               progress("engine's full preserve and restore \(label)")
               try measureFullCycle(workload, repetitions: runs, into: &measurement)
+              try measureInMemory(workload, into: &measurement)
             }
             history["\(shape.rawValue) \(measurement.contender.rawValue)", default: []].append(
               (size, ((measurement.encode ?? 0) + (measurement.decode ?? 0)) / 1000))
@@ -298,6 +316,45 @@ package struct Comparison {
     measurement.restore = median(Array(restoreTimes.dropFirst()))
   }
 
+  /// The engine's full preserve and restore with the archive in memory, in CPU time: what the
+  /// engine costs without the disk, as a budget per call reads it.
+  ///
+  /// At least `runs` calls of each after one untimed, more while they take under
+  /// ``cpuTimeBudget`` in all, up to ``cpuCallLimit``.
+  private func measureInMemory(_ workload: Workload, into measurement: inout Measurement) throws {
+    let contender = EngineContender(workload)
+    let store = InMemoryArchiveStore()
+    let engine = contender.makeEngine(store: store)
+    var preserveTimes: [Double] = []
+    var restoreTimes: [Double] = []
+    var spent = 0.0
+    var warm = false
+    while preserveTimes.count < runs
+      || (preserveTimes.count < Self.cpuCallLimit && spent < Self.cpuTimeBudget)
+    {
+      let launch = contender.model.makeLaunch()
+      let restoring = contender.makeEngine(store: store, registry: launch.registry)
+      let start = processCPUTime()
+      let report = engine.preserveApplicationState(roots: contender.model.roots)
+      let preserve = processCPUTime() - start
+      try contender.check(report)
+      let restoreStart = processCPUTime()
+      let restored = restoring.restoreApplicationState(roots: launch.roots)
+      let restore = processCPUTime() - restoreStart
+      try contender.check(restored)
+      withExtendedLifetime(launch) {}
+      // The first cycle warms up the allocator and the engine's caches.
+      if warm {
+        preserveTimes.append(preserve)
+        restoreTimes.append(restore)
+        spent += preserve + restore
+      }
+      warm = true
+    }
+    measurement.preserveCPUTime = median(preserveTimes)
+    measurement.restoreCPUTime = median(restoreTimes)
+    measurement.cpuTimedCalls = preserveTimes.count
+  }
 }
 
 // MARK: - The contenders' encode and decode
@@ -506,6 +563,14 @@ func median(_ values: [Double]) -> Double? {
   let sorted = values.sorted()
   return sorted.count % 2 == 1
     ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// The CPU time the process has used, in milliseconds: every thread's, so that work the engine
+/// hands to another thread would still count.
+func processCPUTime() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+  return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
 }
 
 extension Duration {

@@ -2,10 +2,15 @@ import Foundation
 
 /// Renders one shape's measurements as a Markdown table, each contender's times and size as a
 /// ratio to the engine's at the same size.
+///
+/// The engine's in-memory preserve and restore columns appear when some measurement has them
+/// (runs saved by earlier builds have none).
 package func comparisonTable(_ results: [Measurement]) -> String {
+  let showsCPU = results.contains { $0.preserveCPUTime != nil || $0.restoreCPUTime != nil }
   var lines = [
-    "| objects | contender | encode | decode | archive | peak memory | full preserve (write) | full restore |",
-    "|---:|---|---:|---:|---:|---:|---:|---:|",
+    "| objects | contender | encode | decode | archive | peak memory | full preserve (write) | full restore |"
+      + (showsCPU ? " preserve CPU | restore CPU |" : ""),
+    "|---:|---|---:|---:|---:|---:|---:|---:|" + (showsCPU ? "---:|---:|" : ""),
   ]
   let engines = Dictionary(
     results.filter { $0.contender == .engine }.map { ("\($0.shape) \($0.objects)", $0) },
@@ -15,7 +20,9 @@ package func comparisonTable(_ results: [Measurement]) -> String {
     let name =
       result.contender == .engine ? "**\(result.contender.title)**" : result.contender.title
     if let skipped = result.skipped {
-      lines.append("| \(grouped(result.objects)) | \(name) | skipped: \(skipped) | | | | | |")
+      lines.append(
+        "| \(grouped(result.objects)) | \(name) | skipped: \(skipped) | | | | | |"
+          + (showsCPU ? " | |" : ""))
       continue
     }
     let isEngine = result.contender == .engine
@@ -33,9 +40,14 @@ package func comparisonTable(_ results: [Measurement]) -> String {
       preserve += " (\(milliseconds(write)))"
     }
     let restore = result.restore.map(milliseconds) ?? ""
-    lines.append(
+    var row =
       "| \(grouped(result.objects)) | \(name) | \(encode) | \(decode) | \(bytes) | \(memory) | \(preserve) | \(restore) |"
-    )
+    if showsCPU {
+      let preserveCPU = result.preserveCPUTime.map(milliseconds) ?? ""
+      let restoreCPU = result.restoreCPUTime.map(milliseconds) ?? ""
+      row += " \(preserveCPU) | \(restoreCPU) |"
+    }
+    lines.append(row)
   }
   return lines.joined(separator: "\n")
 }
@@ -89,7 +101,7 @@ package struct ComparisonDocument: Codable, Sendable {
       case false: "Each call waited for the last one's background freeing."
       case nil: "Each call ran right after the last; the engine leaves no work behind."
       }
-    return """
+    var text = """
       Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")
       Selections: \(selections).
       Times are medians of up to \(runs) runs, taken in rounds of one run per contender. \
@@ -97,6 +109,18 @@ package struct ComparisonDocument: Codable, Sendable {
       round, or of the medians for a contender timed once. \
       \(spacing)
       """
+    let calls = results.compactMap(\.cpuTimedCalls)
+    if let fewest = calls.min(), let most = calls.max() {
+      text += """
+
+        preserve CPU and restore CPU: the engine's full preserve (walk and encode) and full \
+        restore (read, decode, re-create and decode every object) with the archive in memory, \
+        no file and no fsync, in the process's CPU time (CLOCK_PROCESS_CPUTIME_ID), medians of \
+        \(fewest == most ? "\(most)" : "\(fewest) to \(most)") calls; full preserve and full \
+        restore use a real file, in wall-clock time.
+        """
+    }
+    return text
   }
 
   /// The header, then each shape's summary and table, as the comparison prints them.

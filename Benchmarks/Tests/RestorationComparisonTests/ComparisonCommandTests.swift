@@ -60,6 +60,9 @@ import Testing
       var decode: Double?
       var preserve: Double?
       var restore: Double?
+      var preserveCPUTime: Double?
+      var restoreCPUTime: Double?
+      var cpuTimedCalls: Int?
       var runs: Int
       var skipped: String?
       var timedRuns: [Run]
@@ -111,6 +114,10 @@ import Testing
         let engine = try #require(results.first)
         #expect(engine.preserve != nil)
         #expect(engine.restore != nil)
+        #expect(engine.preserveCPUTime != nil)
+        #expect(engine.restoreCPUTime != nil)
+        #expect((engine.cpuTimedCalls ?? 0) >= 3)
+        #expect(results.dropFirst().allSatisfy { $0.preserveCPUTime == nil })
       }
     }
   }
@@ -171,9 +178,17 @@ import Testing
     let linear = try #require(lines.firstIndex { $0.hasPrefix("Shape linear: ") })
     let app = try #require(lines.firstIndex { $0.hasPrefix("Shape app: ") })
     #expect(linear < app)
+    #expect(table.contains("CLOCK_PROCESS_CPUTIME_ID"))
     for (start, end) in [(linear, app), (app, lines.endIndex)] {
       let rows = lines[start..<end].filter { $0.hasPrefix("| 20 |") || $0.hasPrefix("| 60 |") }
       #expect(rows.count == 6)
+      // The engine's rows end with its in-memory preserve and restore, in milliseconds.
+      let engineRows = rows.filter { $0.contains("**StateRestoration engine**") }
+      #expect(engineRows.count == 2)
+      for row in engineRows {
+        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(cells.suffix(2).allSatisfy { $0.hasSuffix(" ms") })
+      }
       #expect(rows.contains { $0.contains("NSKeyedArchiver") && $0.contains("(×") })
     }
     let document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: saved))
