@@ -142,66 +142,79 @@ package struct Comparison {
   /// - Throws: ``ComparisonFailure`` when a contender loses data, or its encoder's error.
   package func run(progress: (String) -> Void) throws -> [Measurement] {
     var results: [Measurement] = []
-    var history: [String: [(objects: Int, seconds: Double)]] = [:]
-    let clock = ContinuousClock()
-    let began = clock.now
+    var history: [StateShape: History] = [:]
+    let began = ContinuousClock().now
     for size in sizes {
       for shape in shapes {
         let workload = Workload(shape: shape, count: size, selections: selections)
-        let label = "at \(size) (\(shape.rawValue))"
-        var measured: [(measurement: Measurement, repeats: Bool)] = []
-        for contender in contenders {
-          let key = "\(shape.rawValue) \(contender.rawValue)"
-          if let prediction = predict(history[key] ?? [], size), prediction > timeCap {
-            progress("\(contender.rawValue) \(label): skipped (predicted \(Int(prediction)) s)")
-            measured.append(
-              (
-                Measurement(
-                  contender: contender, shape: shape, objects: size, runs: 0,
-                  skipped:
-                    "predicted \(Int(prediction)) s for one encode and decode, above the cap of \(Int(timeCap)) s"
-                ), false
-              ))
-            continue
-          }
-          progress("\(contender.rawValue) \(label)")
-          measured.append(try measureFirstRoundTrip(contender, workload, since: began))
-        }
-        let timed = measured.indices.filter { measured[$0].repeats }
-        if !timed.isEmpty {
-          progress(
-            "\(runs) round\(runs == 1 ? "" : "s") of \(timed.map { measured[$0].measurement.contender.rawValue }.joined(separator: ", ")) \(label)"
-          )
-        }
-        do {
-          // Made again, after every contender's peak was measured alone: a coder kept from its
-          // first round trip held pages that later contenders then filled without growing the
-          // resident set, and their peaks read low. Freed before the engine's full cycle.
-          let coders = timed.map { makeCoder(measured[$0].measurement.contender, workload) }
-          for _ in 0..<runs {
-            for (index, coder) in zip(timed, coders) {
-              measured[index].measurement.timedRuns.append(try timeRun(coder, since: began))
-            }
-          }
-        }
-        for (var measurement, repeats) in measured {
-          if repeats {
-            measurement.encode = median(measurement.timedRuns.map(\.encode))
-            measurement.decode = median(measurement.timedRuns.map(\.decode))
-            measurement.runs = measurement.timedRuns.count
-          }
-          if measurement.skipped == nil {
-            if measurement.contender == .engine {
-              progress("engine's full preserve and restore \(label)")
-              try measureFullCycle(workload, repetitions: runs, into: &measurement)
-              try measureInMemory(workload, into: &measurement)
-            }
-            history["\(shape.rawValue) \(measurement.contender.rawValue)", default: []].append(
-              (size, ((measurement.encode ?? 0) + (measurement.decode ?? 0)) / 1000))
-          }
-          results.append(measurement)
+        results += try measure(
+          workload, history: &history[shape, default: [:]], since: began, progress: progress)
+      }
+    }
+    return results
+  }
+
+  /// The encode and decode times of each contender at the sizes measured so far, in seconds.
+  typealias History = [Contender: [(objects: Int, seconds: Double)]]
+
+  /// Measures every contender on one shape at one size.
+  private func measure(
+    _ workload: Workload, history: inout History, since began: ContinuousClock.Instant,
+    progress: (String) -> Void
+  ) throws -> [Measurement] {
+    let size = workload.count
+    let label = "at \(size) (\(workload.shape.rawValue))"
+    var measured: [(measurement: Measurement, repeats: Bool)] = []
+    for contender in contenders {
+      if let prediction = predict(history[contender] ?? [], size), prediction > timeCap {
+        progress("\(contender.rawValue) \(label): skipped (predicted \(Int(prediction)) s)")
+        measured.append(
+          (
+            Measurement(
+              contender: contender, shape: workload.shape, objects: size, runs: 0,
+              skipped:
+                "predicted \(Int(prediction)) s for one encode and decode, above the cap of \(Int(timeCap)) s"
+            ), false
+          ))
+        continue
+      }
+      progress("\(contender.rawValue) \(label)")
+      measured.append(try measureFirstRoundTrip(contender, workload, since: began))
+    }
+    let timed = measured.indices.filter { measured[$0].repeats }
+    if !timed.isEmpty {
+      progress(
+        "\(runs) round\(runs == 1 ? "" : "s") of \(timed.map { measured[$0].measurement.contender.rawValue }.joined(separator: ", ")) \(label)"
+      )
+    }
+    do {
+      // Made again, after every contender's peak was measured alone: a coder kept from its
+      // first round trip held pages that later contenders then filled without growing the
+      // resident set, and their peaks read low. Freed before the engine's full cycle.
+      let coders = timed.map { makeCoder(measured[$0].measurement.contender, workload) }
+      for _ in 0..<runs {
+        for (index, coder) in zip(timed, coders) {
+          measured[index].measurement.timedRuns.append(try timeRun(coder, since: began))
         }
       }
+    }
+    var results: [Measurement] = []
+    for (var measurement, repeats) in measured {
+      if repeats {
+        measurement.encode = median(measurement.timedRuns.map(\.encode))
+        measurement.decode = median(measurement.timedRuns.map(\.decode))
+        measurement.runs = measurement.timedRuns.count
+      }
+      if measurement.skipped == nil {
+        if measurement.contender == .engine {
+          progress("engine's full preserve and restore \(label)")
+          try measureFullCycle(workload, repetitions: runs, into: &measurement)
+          try measureInMemory(workload, into: &measurement)
+        }
+        history[measurement.contender, default: []].append(
+          (size, ((measurement.encode ?? 0) + (measurement.decode ?? 0)) / 1000))
+      }
+      results.append(measurement)
     }
     return results
   }
