@@ -26,9 +26,11 @@ package enum Contender: String, CaseIterable, Sendable, Codable {
   }
 }
 
-/// What one contender measured at one size; times are medians, in milliseconds.
+/// What one contender measured at one size of one shape; times are medians, in milliseconds.
 package struct Measurement: Codable, Sendable {
   package var contender: Contender
+  /// The state's shape; runs saved before there were shapes measured the linear one.
+  package var shape: StateShape
   package var objects: Int
   /// Encode to bytes (the engine: walk, coders and writer).
   package var encode: Double?
@@ -40,6 +42,14 @@ package struct Measurement: Codable, Sendable {
   package var preserveWrite: Double?
   /// The engine's full restore: read, decode, locate or re-create, decode every object.
   package var restore: Double?
+  /// The engine's full preserve with the archive kept in memory (walk and encode, no file):
+  /// the process's CPU time.
+  package var preserveCPUTime: Double?
+  /// The engine's full restore from an archive in memory (read, decode, re-create and decode
+  /// every object, no file): the process's CPU time.
+  package var restoreCPUTime: Double?
+  /// The number of in-memory preserves and restores behind those two medians.
+  package var cpuTimedCalls: Int?
   /// The bytes produced.
   package var bytes: Int?
   /// How far the resident set grew above its level before, while encoding and decoding once.
@@ -50,6 +60,29 @@ package struct Measurement: Codable, Sendable {
   package var skipped: String?
   /// Each timed encode and decode, in the order they ran; the medians above are theirs.
   package var timedRuns: [TimedRun] = []
+}
+
+extension Measurement {
+  /// Reads a measurement, of the linear shape when the file predates shapes.
+  package init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    contender = try container.decode(Contender.self, forKey: .contender)
+    shape = try container.decodeIfPresent(StateShape.self, forKey: .shape) ?? .linear
+    objects = try container.decode(Int.self, forKey: .objects)
+    encode = try container.decodeIfPresent(Double.self, forKey: .encode)
+    decode = try container.decodeIfPresent(Double.self, forKey: .decode)
+    preserve = try container.decodeIfPresent(Double.self, forKey: .preserve)
+    preserveWrite = try container.decodeIfPresent(Double.self, forKey: .preserveWrite)
+    restore = try container.decodeIfPresent(Double.self, forKey: .restore)
+    preserveCPUTime = try container.decodeIfPresent(Double.self, forKey: .preserveCPUTime)
+    restoreCPUTime = try container.decodeIfPresent(Double.self, forKey: .restoreCPUTime)
+    cpuTimedCalls = try container.decodeIfPresent(Int.self, forKey: .cpuTimedCalls)
+    bytes = try container.decodeIfPresent(Int.self, forKey: .bytes)
+    peakMemory = try container.decodeIfPresent(Int.self, forKey: .peakMemory)
+    runs = try container.decode(Int.self, forKey: .runs)
+    skipped = try container.decodeIfPresent(String.self, forKey: .skipped)
+    timedRuns = try container.decodeIfPresent([TimedRun].self, forKey: .timedRuns) ?? []
+  }
 }
 
 /// One timed encode and decode of a contender.
@@ -63,17 +96,7 @@ package struct TimedRun: Codable, Sendable {
   package var decode: Double
 }
 
-/// Waits, before a timed call, until the engine's earlier calls have freed their memory on
-/// background queues, unless the calls run back to back.
-///
-/// An app preserves when it moves to the background and restores at launch, seconds apart: no
-/// call of an app competes with the last one's freeing, as calls timed one right after another
-/// do. A no-op for the other contenders, which leave nothing to background queues.
-package func settle(backToBack: Bool) {
-  if !backToBack { RestorationEngine.waitForBackgroundFreeing() }
-}
-
-/// Runs every contender at every size, side by side in one process.
+/// Runs every contender at every size of every shape, side by side in one process.
 package struct Comparison {
   package var sizes: [Int]
   package var runs: Int
@@ -82,15 +105,14 @@ package struct Comparison {
   package var contenders: [Contender]
   /// Where the engine's full preserve writes its archive.
   package var folder: String
-  /// How the screens' selections vary.
+  /// How the linear shape's selections vary.
   package var selections: UIState.Selections
-  /// Whether each timed call starts right after the last, without waiting for the memory the
-  /// last one left to background queues to be freed (see `settle()`).
-  package var backToBack: Bool
+  /// The shapes, measured one after the other at each size.
+  package var shapes: [StateShape]
 
   package init(
     sizes: [Int], runs: Int, timeCap: Double, contenders: [Contender], folder: String,
-    selections: UIState.Selections = .repeated, backToBack: Bool = false
+    selections: UIState.Selections = .repeated, shapes: [StateShape] = StateShape.allCases
   ) {
     self.sizes = sizes
     self.runs = runs
@@ -98,79 +120,101 @@ package struct Comparison {
     self.contenders = contenders
     self.folder = folder
     self.selections = selections
-    self.backToBack = backToBack
+    self.shapes = shapes
   }
 
-  /// Waits before a timed call (see ``settle(backToBack:)``).
-  private func settle() { RestorationComparison.settle(backToBack: backToBack) }
+  /// The most in-memory preserves and restores timed per measurement, and the CPU time after
+  /// which no more are started once `runs` are done: enough calls for a steady median where
+  /// one takes a millisecond, no more than `runs` where one takes a tenth of a second.
+  static let cpuCallLimit = 101
+  static let cpuTimeBudget = 100.0
 
   /// Measures everything.
   ///
-  /// At each size, every contender first encodes and decodes once, alone, for its peak memory.
-  /// The timed runs then go in rounds: each round times every contender once, one after
-  /// another, each timed run after an untimed round trip of its own, so that the runs a ratio
-  /// compares were taken seconds apart, not minutes, on a machine whose speed drifts.
+  /// At each size, each shape in turn: every contender first encodes and decodes once, alone,
+  /// for its peak memory. The timed runs then go in rounds: each round times every contender
+  /// once, one after another, each timed run after an untimed round trip of its own, so that
+  /// the runs a ratio compares were taken seconds apart, not minutes, on a machine whose speed
+  /// drifts. Then the engine's full preserve and restore, to a file and in memory.
   ///
   /// - Parameter progress: Called with a line before each step.
-  /// - Returns: One measurement per contender and size.
+  /// - Returns: One measurement per contender, shape and size, in the order measured.
   /// - Throws: ``ComparisonFailure`` when a contender loses data, or its encoder's error.
   package func run(progress: (String) -> Void) throws -> [Measurement] {
     var results: [Measurement] = []
-    var history: [Contender: [(objects: Int, seconds: Double)]] = [:]
-    let clock = ContinuousClock()
-    let began = clock.now
+    var history: [StateShape: History] = [:]
+    let began = ContinuousClock().now
     for size in sizes {
-      let state = UIState(count: size, selections: selections)
-      var measured: [(measurement: Measurement, repeats: Bool)] = []
-      for contender in contenders {
-        if let prediction = predict(history[contender] ?? [], size), prediction > timeCap {
-          progress("\(contender.rawValue) at \(size): skipped (predicted \(Int(prediction)) s)")
-          measured.append(
-            (
-              Measurement(
-                contender: contender, objects: size, runs: 0,
-                skipped:
-                  "predicted \(Int(prediction)) s for one encode and decode, above the cap of \(Int(timeCap)) s"
-              ), false
-            ))
-          continue
-        }
-        progress("\(contender.rawValue) at \(size)")
-        measured.append(try measureFirstRoundTrip(contender, state, since: began))
+      for shape in shapes {
+        let workload = Workload(shape: shape, count: size, selections: selections)
+        results += try measure(
+          workload, history: &history[shape, default: [:]], since: began, progress: progress)
       }
-      let timed = measured.indices.filter { measured[$0].repeats }
-      if !timed.isEmpty {
-        progress(
-          "\(runs) round\(runs == 1 ? "" : "s") of \(timed.map { measured[$0].measurement.contender.rawValue }.joined(separator: ", ")) at \(size)"
-        )
+    }
+    return results
+  }
+
+  /// The encode and decode times of each contender at the sizes measured so far, in seconds.
+  typealias History = [Contender: [(objects: Int, seconds: Double)]]
+
+  /// Measures every contender on one shape at one size.
+  private func measure(
+    _ workload: Workload, history: inout History, since began: ContinuousClock.Instant,
+    progress: (String) -> Void
+  ) throws -> [Measurement] {
+    let size = workload.count
+    let label = "at \(size) (\(workload.shape.rawValue))"
+    var measured: [(measurement: Measurement, repeats: Bool)] = []
+    for contender in contenders {
+      if let prediction = predict(history[contender] ?? [], size), prediction > timeCap {
+        progress("\(contender.rawValue) \(label): skipped (predicted \(Int(prediction)) s)")
+        measured.append(
+          (
+            Measurement(
+              contender: contender, shape: workload.shape, objects: size, runs: 0,
+              skipped:
+                "predicted \(Int(prediction)) s for one encode and decode, above the cap of \(Int(timeCap)) s"
+            ), false
+          ))
+        continue
       }
-      do {
-        // Made again, after every contender's peak was measured alone: a coder kept from its
-        // first round trip held pages that later contenders then filled without growing the
-        // resident set, and their peaks read low. Freed before the engine's full cycle.
-        let coders = try timed.map { try makeCoder(measured[$0].measurement.contender, state) }
-        for _ in 0..<runs {
-          for (index, coder) in zip(timed, coders) {
-            measured[index].measurement.timedRuns.append(try timeRun(coder, since: began))
-          }
+      progress("\(contender.rawValue) \(label)")
+      measured.append(try measureFirstRoundTrip(contender, workload, since: began))
+    }
+    let timed = measured.indices.filter { measured[$0].repeats }
+    if !timed.isEmpty {
+      progress(
+        "\(runs) round\(runs == 1 ? "" : "s") of \(timed.map { measured[$0].measurement.contender.rawValue }.joined(separator: ", ")) \(label)"
+      )
+    }
+    do {
+      // Made again, after every contender's peak was measured alone: a coder kept from its
+      // first round trip held pages that later contenders then filled without growing the
+      // resident set, and their peaks read low. Freed before the engine's full cycle.
+      let coders = timed.map { makeCoder(measured[$0].measurement.contender, workload) }
+      for _ in 0..<runs {
+        for (index, coder) in zip(timed, coders) {
+          measured[index].measurement.timedRuns.append(try timeRun(coder, since: began))
         }
       }
-      for (var measurement, repeats) in measured {
-        if repeats {
-          measurement.encode = median(measurement.timedRuns.map(\.encode))
-          measurement.decode = median(measurement.timedRuns.map(\.decode))
-          measurement.runs = measurement.timedRuns.count
-        }
-        if measurement.skipped == nil {
-          if measurement.contender == .engine {
-            progress("engine's full preserve and restore at \(size)")
-            try measureFullCycle(state, repetitions: runs, into: &measurement)
-          }
-          history[measurement.contender, default: []].append(
-            (size, ((measurement.encode ?? 0) + (measurement.decode ?? 0)) / 1000))
-        }
-        results.append(measurement)
+    }
+    var results: [Measurement] = []
+    for (var measurement, repeats) in measured {
+      if repeats {
+        measurement.encode = median(measurement.timedRuns.map(\.encode))
+        measurement.decode = median(measurement.timedRuns.map(\.decode))
+        measurement.runs = measurement.timedRuns.count
       }
+      if measurement.skipped == nil {
+        if measurement.contender == .engine {
+          progress("engine's full preserve and restore \(label)")
+          try measureFullCycle(workload, repetitions: runs, into: &measurement)
+          try measureInMemory(workload, into: &measurement)
+        }
+        history[measurement.contender, default: []].append(
+          (size, ((measurement.encode ?? 0) + (measurement.decode ?? 0)) / 1000))
+      }
+      results.append(measurement)
     }
     return results
   }
@@ -199,9 +243,9 @@ package struct Comparison {
   /// warm-up changes nothing measurable, and a quadratic contender's second run would double a
   /// run of minutes.
   private func measureFirstRoundTrip(
-    _ contender: Contender, _ state: UIState, since began: ContinuousClock.Instant
+    _ contender: Contender, _ workload: Workload, since began: ContinuousClock.Instant
   ) throws -> (measurement: Measurement, repeats: Bool) {
-    let coder = try makeCoder(contender, state)
+    let coder = makeCoder(contender, workload)
     let memoryBefore = Memory.startPeakTracking()
     let clock = ContinuousClock()
     let start = clock.now
@@ -212,7 +256,8 @@ package struct Comparison {
     let decode = (clock.now - decodeStart).milliseconds
     let peak = Memory.peakGrowth(since: memoryBefore)
     var measurement = Measurement(
-      contender: contender, objects: state.count, bytes: bytes.count, peakMemory: peak, runs: 0)
+      contender: contender, shape: workload.shape, objects: workload.count, bytes: bytes.count,
+      peakMemory: peak, runs: 0)
     guard encode + decode <= 1000 else {
       measurement.timedRuns = [
         TimedRun(startedAt: (start - began).seconds, encode: encode, decode: decode)
@@ -234,26 +279,27 @@ package struct Comparison {
     _ coder: any ContenderCoder, since began: ContinuousClock.Instant
   ) throws -> TimedRun {
     let clock = ContinuousClock()
-    settle()
     try coder.decode(try coder.encode())
-    settle()
     let encodeStart = clock.now
     let bytes = try coder.encode()
     let encode = (clock.now - encodeStart).milliseconds
-    settle()
     let decodeStart = clock.now
     try coder.decode(bytes)
     let decode = (clock.now - decodeStart).milliseconds
     return TimedRun(startedAt: (encodeStart - began).seconds, encode: encode, decode: decode)
   }
 
-  /// The engine's full preserve (to a real file) and full restore (from it).
+  /// The engine's full preserve (to a real file) and full restore (from it), in wall-clock
+  /// time.
+  ///
+  /// Each restore is a new process's: the objects the app builds at launch, and an engine with
+  /// that launch's registry, made before the timed call.
   private func measureFullCycle(
-    _ state: UIState,
+    _ workload: Workload,
     repetitions: Int,
     into measurement: inout Measurement
   ) throws {
-    let contender = EngineContender(state: state)
+    let contender = EngineContender(workload)
     let store = try FileArchiveStore(stateRoot: folder, bundleIdentifier: "com.example.benchmark")
     let engine = contender.makeEngine(store: store)
     var preserveTimes: [Double] = []
@@ -261,26 +307,21 @@ package struct Comparison {
     var restoreTimes: [Double] = []
     let clock = ContinuousClock()
     for _ in 0..<max(1, repetitions) + 1 {
-      settle()
       let start = clock.now
-      let report = engine.preserveApplicationState(roots: [contender.root])
+      let report = engine.preserveApplicationState(roots: contender.model.roots)
       let elapsed = (clock.now - start).milliseconds
-      guard case .saved = report.outcome, report.identifierPaths.count == state.count else {
-        throw ComparisonFailure("preservation failed: \(report.outcome)")
-      }
+      try contender.check(report)
       preserveTimes.append(elapsed)
       writeTimes.append(report.timings[.write]?.milliseconds ?? 0)
 
-      let launch = contender.makeLaunchTree()
-      settle()
+      let launch = contender.model.makeLaunch()
+      let restoring = contender.makeEngine(store: store, registry: launch.registry)
       let restoreStart = clock.now
-      let restored = engine.restoreApplicationState(roots: [launch])
+      let restored = restoring.restoreApplicationState(roots: launch.roots)
       let restoreElapsed = (clock.now - restoreStart).milliseconds
-      guard restored.outcome == .restored, restored.restoredPaths.count == state.count else {
-        throw ComparisonFailure(
-          "restoration failed: \(restored.outcome), \(restored.restoredPaths.count) restored")
-      }
+      try contender.check(restored)
       restoreTimes.append(restoreElapsed)
+      withExtendedLifetime(launch) {}
     }
     // The first cycle warms up the file system and the allocator.
     measurement.preserve = median(Array(preserveTimes.dropFirst()))
@@ -288,23 +329,86 @@ package struct Comparison {
     measurement.restore = median(Array(restoreTimes.dropFirst()))
   }
 
-  private func makeCoder(_ contender: Contender, _ state: UIState) throws -> any ContenderCoder {
-    switch contender {
-    case .engine: EngineCoder(state)
-    case .propertyListEncoder: PropertyListEncoderCoder(state)
-    case .propertyListSerialization: PropertyListSerializationCoder(state)
-    case .jsonEncoder: JSONCoder(state)
-    case .keyedArchiver: KeyedArchiverCoder(state)
+  /// The engine's full preserve and restore with the archive in memory, in CPU time: what the
+  /// engine costs without the disk, as a budget per call reads it.
+  ///
+  /// At least `runs` calls of each after one untimed, more while they take under
+  /// ``cpuTimeBudget`` in all, up to ``cpuCallLimit``.
+  private func measureInMemory(_ workload: Workload, into measurement: inout Measurement) throws {
+    let contender = EngineContender(workload)
+    let store = InMemoryArchiveStore()
+    let engine = contender.makeEngine(store: store)
+    var preserveTimes: [Double] = []
+    var restoreTimes: [Double] = []
+    var spent = 0.0
+    var warm = false
+    while preserveTimes.count < runs
+      || (preserveTimes.count < Self.cpuCallLimit && spent < Self.cpuTimeBudget)
+    {
+      let launch = contender.model.makeLaunch()
+      let restoring = contender.makeEngine(store: store, registry: launch.registry)
+      let start = processCPUTime()
+      let report = engine.preserveApplicationState(roots: contender.model.roots)
+      let preserve = processCPUTime() - start
+      try contender.check(report)
+      let restoreStart = processCPUTime()
+      let restored = restoring.restoreApplicationState(roots: launch.roots)
+      let restore = processCPUTime() - restoreStart
+      try contender.check(restored)
+      withExtendedLifetime(launch) {}
+      // The first cycle warms up the allocator and the engine's caches.
+      if warm {
+        preserveTimes.append(preserve)
+        restoreTimes.append(restore)
+        spent += preserve + restore
+      }
+      warm = true
     }
+    measurement.preserveCPUTime = median(preserveTimes)
+    measurement.restoreCPUTime = median(restoreTimes)
+    measurement.cpuTimedCalls = preserveTimes.count
   }
 }
 
 // MARK: - The contenders' encode and decode
 
-/// Encodes the state held in a contender's terms, and decodes bytes back into those terms.
-protocol ContenderCoder {
+/// Encodes a shape's state held in a contender's terms, and decodes bytes back into those
+/// terms.
+package protocol ContenderCoder {
+  /// The state's bytes.
   func encode() throws -> [UInt8]
+  /// Decodes bytes and checks that no object was lost.
   func decode(_ bytes: [UInt8]) throws
+  /// Decodes bytes into the records they hold, to compare contenders.
+  func records(decoding bytes: [UInt8]) throws -> [ComparableRecord]
+}
+
+/// A contender's coder for a shape's state.
+package func makeCoder(_ contender: Contender, _ workload: Workload) -> any ContenderCoder {
+  switch (contender, workload) {
+  case (.engine, _):
+    EngineCoder(workload)
+  case (.propertyListEncoder, .linear(let state)):
+    CodableCoder(CodableArchive(state), .propertyList, UIState.schema, PropertyListArchive.make)
+  case (.propertyListEncoder, .app(let state)):
+    CodableCoder(
+      AppCodableArchive(state), .propertyList, AppState.schema, AppPropertyListArchive.make)
+  case (.jsonEncoder, .linear(let state)):
+    CodableCoder(CodableArchive(state), .json, UIState.schema, PropertyListArchive.make)
+  case (.jsonEncoder, .app(let state)):
+    CodableCoder(AppCodableArchive(state), .json, AppState.schema, AppPropertyListArchive.make)
+  case (.propertyListSerialization, .linear(let state)):
+    PropertyListSerializationCoder(
+      PropertyListArchive.make(CodableArchive(state)), count: state.count, schema: UIState.schema)
+  case (.propertyListSerialization, .app(let state)):
+    PropertyListSerializationCoder(
+      AppPropertyListArchive.make(AppCodableArchive(state)), count: state.count,
+      schema: AppState.schema)
+  case (.keyedArchiver, .linear(let state)):
+    KeyedArchiverCoder(KeyedNode.makeTree(state), count: state.count)
+  case (.keyedArchiver, .app(let state)):
+    KeyedArchiverCoder(KeyedAppNode.makeGraph(state), count: state.count)
+  }
 }
 
 struct EngineCoder: ContenderCoder {
@@ -312,10 +416,10 @@ struct EngineCoder: ContenderCoder {
   let engine: RestorationEngine
   let count: Int
 
-  init(_ state: UIState) {
-    contender = EngineContender(state: state)
+  init(_ workload: Workload) {
+    contender = EngineContender(workload)
     engine = contender.makeEngine(store: InMemoryArchiveStore())
-    count = state.count
+    count = workload.count
   }
 
   func encode() throws -> [UInt8] { try contender.encode(with: engine) }
@@ -324,45 +428,79 @@ struct EngineCoder: ContenderCoder {
     let archive = try contender.decode(bytes)
     guard archive.records.count == count else { throw ComparisonFailure("engine lost records") }
   }
+
+  func records(decoding bytes: [UInt8]) throws -> [ComparableRecord] {
+    ComparableRecord.records(of: try contender.decode(bytes))
+  }
 }
 
-struct PropertyListEncoderCoder: ContenderCoder {
-  let archive: CodableArchive
+/// A shape's archive as Codable values.
+protocol CodableRecords: Codable {
+  /// The number of records.
+  var count: Int { get }
+}
 
-  init(_ state: UIState) { archive = CodableArchive(state) }
+extension CodableArchive: CodableRecords {}
+extension AppCodableArchive: CodableRecords {}
+
+/// `PropertyListEncoder` (binary) or `JSONEncoder`, and their decoders.
+struct CodableCoder<Archive: CodableRecords>: ContenderCoder {
+  enum Format { case propertyList, json }
+
+  let archive: Archive
+  let format: Format
+  let schema: [String: ValueType]
+  /// The archive as property list objects, to read its records.
+  let propertyList: (Archive) -> [String: Any]
+
+  init(
+    _ archive: Archive, _ format: Format, _ schema: [String: ValueType],
+    _ propertyList: @escaping (Archive) -> [String: Any]
+  ) {
+    self.archive = archive
+    self.format = format
+    self.schema = schema
+    self.propertyList = propertyList
+  }
 
   func encode() throws -> [UInt8] {
-    let encoder = PropertyListEncoder()
-    encoder.outputFormat = .binary
-    return [UInt8](try encoder.encode(archive))
+    switch format {
+    case .propertyList:
+      let encoder = PropertyListEncoder()
+      encoder.outputFormat = .binary
+      return [UInt8](try encoder.encode(archive))
+    case .json:
+      return [UInt8](try JSONEncoder().encode(archive))
+    }
+  }
+
+  func decoded(_ bytes: [UInt8]) throws -> Archive {
+    switch format {
+    case .propertyList: try PropertyListDecoder().decode(Archive.self, from: Data(bytes))
+    case .json: try JSONDecoder().decode(Archive.self, from: Data(bytes))
+    }
   }
 
   func decode(_ bytes: [UInt8]) throws {
-    let decoded = try PropertyListDecoder().decode(CodableArchive.self, from: Data(bytes))
-    guard decoded.count == archive.count else { throw ComparisonFailure("lost records") }
+    guard try decoded(bytes).count == archive.count else {
+      throw ComparisonFailure("lost records")
+    }
   }
-}
 
-struct JSONCoder: ContenderCoder {
-  let archive: CodableArchive
-
-  init(_ state: UIState) { archive = CodableArchive(state) }
-
-  func encode() throws -> [UInt8] { [UInt8](try JSONEncoder().encode(archive)) }
-
-  func decode(_ bytes: [UInt8]) throws {
-    let decoded = try JSONDecoder().decode(CodableArchive.self, from: Data(bytes))
-    guard decoded.count == archive.count else { throw ComparisonFailure("lost records") }
+  func records(decoding bytes: [UInt8]) throws -> [ComparableRecord] {
+    try ComparableRecord.records(propertyList: propertyList(try decoded(bytes)), schema: schema)
   }
 }
 
 struct PropertyListSerializationCoder: ContenderCoder {
   let plist: [String: Any]
   let count: Int
+  let schema: [String: ValueType]
 
-  init(_ state: UIState) {
-    plist = PropertyListArchive.make(CodableArchive(state))
-    count = state.count
+  init(_ plist: [String: Any], count: Int, schema: [String: ValueType]) {
+    self.plist = plist
+    self.count = count
+    self.schema = schema
   }
 
   func encode() throws -> [UInt8] {
@@ -370,33 +508,64 @@ struct PropertyListSerializationCoder: ContenderCoder {
       try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
   }
 
+  func decoded(_ bytes: [UInt8]) throws -> Any {
+    try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+  }
+
   func decode(_ bytes: [UInt8]) throws {
-    let decoded = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
-    guard let root = decoded as? [String: Any], let objects = root["objects"] as? [Any],
-      objects.count == count
+    guard let root = try decoded(bytes) as? [String: Any],
+      let objects = root["objects"] as? [Any], objects.count == count
     else { throw ComparisonFailure("lost records") }
+  }
+
+  func records(decoding bytes: [UInt8]) throws -> [ComparableRecord] {
+    try ComparableRecord.records(propertyList: try decoded(bytes), schema: schema)
   }
 }
 
-struct KeyedArchiverCoder: ContenderCoder {
-  let root: KeyedNode
+/// The root of a graph NSKeyedArchiver archives.
+protocol KeyedArchiveRoot: NSObject, NSCoding {
+  /// The number of objects in the graph.
+  var objectCount: Int { get }
+  /// The graph's records.
+  func comparableRecords() -> [ComparableRecord]
+}
+
+extension KeyedNode: KeyedArchiveRoot {
+  var objectCount: Int { treeCount }
+}
+
+extension KeyedAppNode: KeyedArchiveRoot {}
+
+struct KeyedArchiverCoder<Root: KeyedArchiveRoot>: ContenderCoder {
+  let root: Root
   let count: Int
 
-  init(_ state: UIState) {
-    root = KeyedNode.makeTree(state)
-    count = state.count
+  init(_ root: Root, count: Int) {
+    self.root = root
+    self.count = count
   }
 
   func encode() throws -> [UInt8] {
     [UInt8](try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false))
   }
 
-  func decode(_ bytes: [UInt8]) throws {
+  func decoded(_ bytes: [UInt8]) throws -> Root {
     let unarchiver = try NSKeyedUnarchiver(forReadingFrom: Data(bytes))
     unarchiver.requiresSecureCoding = false
-    guard let decoded = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? KeyedNode,
-      decoded.treeCount == count
-    else { throw ComparisonFailure("NSKeyedUnarchiver lost objects") }
+    guard let decoded = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? Root
+    else { throw ComparisonFailure("NSKeyedUnarchiver lost the root") }
+    return decoded
+  }
+
+  func decode(_ bytes: [UInt8]) throws {
+    guard try decoded(bytes).objectCount == count else {
+      throw ComparisonFailure("NSKeyedUnarchiver lost objects")
+    }
+  }
+
+  func records(decoding bytes: [UInt8]) throws -> [ComparableRecord] {
+    try decoded(bytes).comparableRecords()
   }
 }
 
@@ -407,6 +576,14 @@ func median(_ values: [Double]) -> Double? {
   let sorted = values.sorted()
   return sorted.count % 2 == 1
     ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// The CPU time the process has used, in milliseconds: every thread's, so that work the engine
+/// hands to another thread would still count.
+func processCPUTime() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+  return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
 }
 
 extension Duration {

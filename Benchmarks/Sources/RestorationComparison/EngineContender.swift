@@ -6,10 +6,131 @@ package import StateRestoration
   import Foundation
 #endif
 
-/// A controller of the benchmark's tree, in the engine's terms: a ``RestorationNode`` that saves
-/// its values in `encodeRestorableState(with:)` and reads them back in
-/// `decodeRestorableState(with:)`.
-package final class ModelNode: RestorationNode {
+/// A shape's state in the engine's terms: the live objects a preserve walks, and what an app
+/// builds at launch before it restores.
+package protocol EngineModel: AnyObject {
+  /// The number of objects a preserve archives and a restore must bring back.
+  var objectCount: Int { get }
+  /// The live tree's roots.
+  var roots: [any StateRestoring] { get }
+  /// The live process's registry: restoration classes and registered objects.
+  var registry: RestorationRegistry { get }
+  /// The objects as a new process builds them at launch, before restoration.
+  func makeLaunch() -> EngineLaunch
+}
+
+/// What an app has at launch before it restores: the controllers it builds itself, and the
+/// registry of a new process, with the registered objects it created.
+package struct EngineLaunch {
+  /// The roots of the launch hierarchy.
+  package var roots: [any StateRestoring]
+  /// The new process's registry.
+  package var registry: RestorationRegistry
+  /// Objects the registry holds weakly, kept alive until the restore is over.
+  var retained: [AnyObject] = []
+}
+
+/// Opts in to saving and restoring.
+final class ModelDelegate: RestorationDelegate {
+  func shouldSaveApplicationState(with coder: StateCoder) -> Bool { true }
+  func shouldRestoreApplicationState(with coder: StateDecoder) -> Bool { true }
+}
+
+/// The engine's side of the comparison: a shape's live objects, and engines over stores.
+package final class EngineContender {
+  /// The shape's objects.
+  package let model: any EngineModel
+  let delegate = ModelDelegate()
+
+  /// Builds the live objects of a shape's state.
+  package init(_ workload: Workload) {
+    switch workload {
+    case .linear(let state): model = LinearEngineModel(state: state)
+    case .app(let state): model = AppEngineModel(state: state)
+    }
+  }
+
+  /// The number of objects.
+  package var count: Int { model.objectCount }
+
+  /// An engine over a store, with the live process's registry unless given another.
+  package func makeEngine(
+    store: any ArchiveStore, registry: RestorationRegistry? = nil
+  ) -> RestorationEngine {
+    let engine = RestorationEngine(
+      applicationInfo: ApplicationInfo(
+        bundleIdentifier: "com.example.benchmark", bundleVersion: "1", systemVersion: "1",
+        userInterfaceIdiom: "phone"),
+      store: store,
+      registry: registry ?? model.registry,
+      settings: RestorationSettings()
+    )
+    engine.delegate = delegate
+    return engine
+  }
+
+  /// Walks the objects and encodes them: the archive's bytes, as a preserve writes them.
+  package func encode(with engine: RestorationEngine) throws -> [UInt8] {
+    guard let archive = engine.makeArchive(roots: model.roots).archive else {
+      throw ComparisonFailure("the engine made no archive")
+    }
+    return try archive.encoded()
+  }
+
+  /// Decodes an archive's bytes.
+  package func decode(_ bytes: [UInt8]) throws -> RestorationArchive {
+    try RestorationArchive(decoding: bytes)
+  }
+
+  /// Throws unless a preserve saved every object.
+  package func check(_ report: PreservationReport) throws {
+    guard case .saved = report.outcome, report.identifierPaths.count == count else {
+      throw ComparisonFailure(
+        "preservation failed: \(report.outcome), \(report.identifierPaths.count) of \(count) saved"
+      )
+    }
+  }
+
+  /// Throws unless a restore brought every object back.
+  package func check(_ report: RestorationReport) throws {
+    guard report.outcome == .restored, report.restoredPaths.count == count else {
+      throw ComparisonFailure(
+        "restoration failed: \(report.outcome), \(report.restoredPaths.count) of \(count) restored"
+      )
+    }
+  }
+
+  /// Preserves the live objects, restores them into a launch's objects, and returns the records
+  /// of an archive of what was restored: the state an app gets back, as records.
+  ///
+  /// - Throws: ``ComparisonFailure`` when a step loses an object.
+  package func recordsAfterRestore() throws -> [ComparableRecord] {
+    let store = InMemoryArchiveStore()
+    try check(makeEngine(store: store).preserveApplicationState(roots: model.roots))
+    let launch = model.makeLaunch()
+    let engine = makeEngine(store: store, registry: launch.registry)
+    try check(engine.restoreApplicationState(roots: launch.roots))
+    guard let archive = engine.makeArchive(roots: launch.roots).archive else {
+      throw ComparisonFailure("the restored objects made no archive")
+    }
+    return withExtendedLifetime(launch) { ComparableRecord.records(of: archive) }
+  }
+}
+
+/// A failed benchmark step.
+package struct ComparisonFailure: Error, CustomStringConvertible {
+  package var description: String
+  package init(_ description: String) { self.description = description }
+}
+
+// MARK: - The linear shape
+
+/// A controller of the linear shape's tree: a ``RestorationNode`` that saves its values in
+/// `encodeRestorableState(with:)` and reads them back in `decodeRestorableState(with:)`.
+///
+/// Each role has a subclass, so that the archive records the class names the other
+/// contenders record.
+package class ModelNode: RestorationNode {
   package let restorationIdentifier: String?
   let role: UIState.Role
   weak var parent: ModelNode?
@@ -29,6 +150,15 @@ package final class ModelNode: RestorationNode {
     self.role = role
   }
 
+  /// A node of the role's class.
+  static func make(identifier: String, role: UIState.Role) -> ModelNode {
+    switch role {
+    case .tabBar: TabBarController(identifier: identifier, role: role)
+    case .navigation: NavigationController(identifier: identifier, role: role)
+    case .screen: ScreenController(identifier: identifier, role: role)
+    }
+  }
+
   func add(_ child: ModelNode) {
     child.parent = self
     child.index = children.count
@@ -40,10 +170,6 @@ package final class ModelNode: RestorationNode {
   }
 
   package var restorationChildren: [any StateRestoring] { children }
-
-  package func forEachRestorationChild(_ body: (any StateRestoring) -> Void) {
-    children.forEachRestorationChild(body)
-  }
 
   package var objectRestorationClass: (any ObjectRestoration.Type)? {
     role == .screen ? ScreenRestoration.self : nil
@@ -109,49 +235,51 @@ package final class ModelNode: RestorationNode {
   }
 }
 
+final class TabBarController: ModelNode {}
+final class NavigationController: ModelNode {}
+final class ScreenController: ModelNode {}
+
 /// Re-creates screens at launch, as a view controller's restoration class does.
 package enum ScreenRestoration: ObjectRestoration {
   package static func object(
     withRestorationIdentifierPath identifierComponents: [String],
     coder: StateDecoder
   ) -> (any StateRestoring)? {
-    ModelNode(identifier: identifierComponents.last ?? "ScreenController", role: .screen)
+    ModelNode.make(identifier: identifierComponents.last ?? "ScreenController", role: .screen)
   }
 }
 
-/// Opts in to saving and restoring.
-final class ModelDelegate: RestorationDelegate {
-  func shouldSaveApplicationState(with coder: StateCoder) -> Bool { true }
-  func shouldRestoreApplicationState(with coder: StateDecoder) -> Bool { true }
-}
-
-/// The engine's side of the comparison: the live tree, and an engine per store.
-package final class EngineContender {
-  /// The live tree's root.
-  package let root: ModelNode
+/// The linear shape's live tree.
+final class LinearEngineModel: EngineModel {
   let state: UIState
-  let delegate = ModelDelegate()
+  let root: ModelNode
   let registry: RestorationRegistry
 
-  /// Builds the live tree for a state.
-  package init(state: UIState) {
+  init(state: UIState) {
     self.state = state
     root = Self.makeTree(state, withScreens: true)
-    registry = RestorationRegistry()
-    registry.register(ScreenRestoration.self, named: "ScreenRestoration")
+    registry = Self.makeRegistry()
   }
 
-  /// The tree as the app builds it at launch, before restoration: the tab bar and its tabs;
-  /// the screens are re-created by their restoration class.
-  package func makeLaunchTree() -> ModelNode {
-    Self.makeTree(state, withScreens: false)
+  var objectCount: Int { state.count }
+  var roots: [any StateRestoring] { [root] }
+
+  static func makeRegistry() -> RestorationRegistry {
+    let registry = RestorationRegistry()
+    registry.register(ScreenRestoration.self, named: UIState.screenRestorationName)
+    return registry
+  }
+
+  /// The tab bar and its tabs; the screens are re-created by their restoration class.
+  func makeLaunch() -> EngineLaunch {
+    EngineLaunch(roots: [Self.makeTree(state, withScreens: false)], registry: Self.makeRegistry())
   }
 
   static func makeTree(_ state: UIState, withScreens: Bool) -> ModelNode {
     var nodes: [ModelNode?] = Array(repeating: nil, count: state.count)
     for (index, object) in state.objects.enumerated() {
       if object.role == .screen, !withScreens { continue }
-      let node = ModelNode(identifier: object.identifier, role: object.role)
+      let node = ModelNode.make(identifier: object.identifier, role: object.role)
       node.title = object.title
       node.number = object.number
       node.real = object.real
@@ -163,41 +291,6 @@ package final class EngineContender {
       if let previous = object.previous { node.previous = nodes[previous] }
       nodes[index] = node
     }
-    return nodes[0] ?? ModelNode(identifier: "TabBarController", role: .tabBar)
+    return nodes[0] ?? ModelNode.make(identifier: "TabBarController", role: .tabBar)
   }
-
-  /// An engine over a store.
-  package func makeEngine(
-    store: any ArchiveStore, usesBackgroundQueues: Bool = true
-  ) -> RestorationEngine {
-    let engine = RestorationEngine(
-      applicationInfo: ApplicationInfo(
-        bundleIdentifier: "com.example.benchmark", bundleVersion: "1", systemVersion: "1",
-        userInterfaceIdiom: "phone"),
-      store: store,
-      registry: registry,
-      settings: RestorationSettings(usesBackgroundQueues: usesBackgroundQueues)
-    )
-    engine.delegate = delegate
-    return engine
-  }
-
-  /// Walks the tree and encodes it: the archive's bytes, as a preserve writes them.
-  package func encode(with engine: RestorationEngine) throws -> [UInt8] {
-    guard let bytes = engine.makeArchiveBytes(roots: [root]).bytes else {
-      throw ComparisonFailure("the engine made no archive")
-    }
-    return bytes
-  }
-
-  /// Decodes an archive's bytes.
-  package func decode(_ bytes: [UInt8]) throws -> RestorationArchive {
-    try RestorationArchive(decoding: bytes)
-  }
-}
-
-/// A failed benchmark step.
-package struct ComparisonFailure: Error, CustomStringConvertible {
-  package var description: String
-  package init(_ description: String) { self.description = description }
 }

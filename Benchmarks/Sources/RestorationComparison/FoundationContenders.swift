@@ -16,6 +16,20 @@ package struct CodableArchive: Codable, Sendable {
     var systemVersion: String
     var timestamp: Date
     var idiom: String
+
+    /// The values the engine writes.
+    static let current = TopLevel(
+      majorVersion: 2, minorVersion: 0, bundleVersion: "1", systemVersion: "1",
+      timestamp: Date(timeIntervalSinceReferenceDate: 700_000_000), idiom: "phone")
+
+    /// The values as property list objects.
+    var propertyList: [String: Any] {
+      [
+        "majorVersion": majorVersion, "minorVersion": minorVersion,
+        "bundleVersion": bundleVersion, "systemVersion": systemVersion,
+        "timestamp": timestamp, "idiom": idiom,
+      ]
+    }
   }
 
   /// One object's record.
@@ -56,9 +70,7 @@ package struct CodableArchive: Codable, Sendable {
 
   /// The state as Codable values.
   package init(_ state: UIState) {
-    topLevel = TopLevel(
-      majorVersion: 1, minorVersion: 0, bundleVersion: "1", systemVersion: "1",
-      timestamp: Date(timeIntervalSinceReferenceDate: 700_000_000), idiom: "phone")
+    topLevel = TopLevel.current
     objects = state.objects.enumerated().map { index, object in
       var record = State()
       switch object.role {
@@ -86,15 +98,10 @@ package struct CodableArchive: Codable, Sendable {
         record.lastOpened = object.date
         record.previous = object.previous
       }
-      let className =
-        switch object.role {
-        case .tabBar: "TabBarController"
-        case .navigation: "NavigationController"
-        case .screen: "ScreenController"
-        }
       return Record(
-        path: state.paths[index], kind: "viewController", class: className,
-        restorationClass: object.role == .screen ? "ScreenRestoration" : nil, state: record)
+        path: state.paths[index], kind: "viewController", class: object.role.className,
+        restorationClass: object.role == .screen ? UIState.screenRestorationName : nil,
+        state: record)
     }
   }
 
@@ -131,18 +138,15 @@ package enum PropertyListArchive {
       if let v = s.previous { d["previous"] = v }
       return d
     }
-    let top = archive.topLevel
     return [
-      "topLevel": [
-        "majorVersion": top.majorVersion, "minorVersion": top.minorVersion,
-        "bundleVersion": top.bundleVersion, "systemVersion": top.systemVersion,
-        "timestamp": top.timestamp, "idiom": top.idiom,
-      ] as [String: Any],
+      "topLevel": archive.topLevel.propertyList,
       "objects": archive.objects.map { record -> [String: Any] in
-        [
+        var d: [String: Any] = [
           "path": record.path, "kind": record.kind, "class": record.class,
           "state": state(record.state),
         ]
+        if let name = record.restorationClass { d["restorationClass"] = name }
+        return d
       },
     ]
   }
@@ -261,4 +265,61 @@ package final class KeyedNode: NSObject, NSCoding {
 
   /// The number of nodes in the tree below and including this one.
   package var treeCount: Int { 1 + children.reduce(0) { $0 + $1.treeCount } }
+
+  /// The records of the tree under this root, with paths from its structure.
+  package func comparableRecords() -> [ComparableRecord] {
+    var found: [(node: KeyedNode, path: String)] = [(self, identifier)]
+    var paths: [ObjectIdentifier: String] = [ObjectIdentifier(self): identifier]
+    var next = 0
+    while next < found.count {
+      let (node, path) = found[next]
+      next += 1
+      for (index, child) in node.children.enumerated() {
+        let childPath = "\(path)/:[\(index)]:/\(child.identifier)"
+        paths[ObjectIdentifier(child)] = childPath
+        found.append((child, childPath))
+      }
+    }
+    func reference(_ node: KeyedNode?) -> ComparableValue? {
+      node.flatMap { paths[ObjectIdentifier($0)] }.map(ComparableValue.reference)
+    }
+    return found.map { node, path in
+      var state: [String: ComparableValue] = [:]
+      let list = ComparableValue.array(node.list.map(ComparableValue.integer))
+      let children = ComparableValue.references(
+        node.children.compactMap { paths[ObjectIdentifier($0)] })
+      let role: UIState.Role
+      switch node.role {
+      case 0:
+        role = .tabBar
+        state["selectedIndex"] = .integer(node.number)
+        state["tabOrder"] = list
+        state["badge"] = .string(node.text)
+        state["tabs"] = children
+        state["lastSelected"] = .date(node.date)
+        state["isCustomizing"] = .bool(node.flag)
+      case 1:
+        role = .navigation
+        state["title"] = .string(node.title)
+        state["isToolbarHidden"] = .bool(node.flag)
+        state["barOffset"] = .real(node.real)
+        state["stack"] = children
+        state["top"] = reference(node.children.last)
+        state["lastPush"] = .date(node.date)
+      default:
+        role = .screen
+        state["title"] = .string(node.title)
+        state["scrollOffset"] = .real(node.real)
+        state["selectedRow"] = .integer(node.number)
+        state["isEditing"] = .bool(node.flag)
+        state["searchText"] = .string(node.text)
+        state["selection"] = list
+        state["lastOpened"] = .date(node.date)
+        state["previous"] = reference(node.previous)
+      }
+      return ComparableRecord(
+        path: path, kind: "viewController", className: role.className,
+        restorationClass: role == .screen ? UIState.screenRestorationName : nil, state: state)
+    }
+  }
 }

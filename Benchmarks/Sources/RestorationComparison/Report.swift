@@ -1,21 +1,28 @@
 import Foundation
 
-/// Renders measurements as a Markdown table, each contender's times and size as a ratio to the
-/// engine's at the same size.
+/// Renders one shape's measurements as a Markdown table, each contender's times and size as a
+/// ratio to the engine's at the same size.
+///
+/// The engine's in-memory preserve and restore columns appear when some measurement has them
+/// (runs saved by earlier builds have none).
 package func comparisonTable(_ results: [Measurement]) -> String {
+  let showsCPU = results.contains { $0.preserveCPUTime != nil || $0.restoreCPUTime != nil }
   var lines = [
-    "| objects | contender | encode | decode | archive | peak memory | full preserve (write) | full restore |",
-    "|---:|---|---:|---:|---:|---:|---:|---:|",
+    "| objects | contender | encode | decode | archive | peak memory | full preserve (write) | full restore |"
+      + (showsCPU ? " preserve CPU | restore CPU |" : ""),
+    "|---:|---|---:|---:|---:|---:|---:|---:|" + (showsCPU ? "---:|---:|" : ""),
   ]
   let engines = Dictionary(
-    results.filter { $0.contender == .engine }.map { ($0.objects, $0) },
+    results.filter { $0.contender == .engine }.map { ("\($0.shape) \($0.objects)", $0) },
     uniquingKeysWith: { first, _ in first })
   for result in results {
-    let engine = engines[result.objects]
+    let engine = engines["\(result.shape) \(result.objects)"]
     let name =
       result.contender == .engine ? "**\(result.contender.title)**" : result.contender.title
     if let skipped = result.skipped {
-      lines.append("| \(grouped(result.objects)) | \(name) | skipped: \(skipped) | | | | | |")
+      lines.append(
+        "| \(grouped(result.objects)) | \(name) | skipped: \(skipped) | | | | | |"
+          + (showsCPU ? " | |" : ""))
       continue
     }
     let isEngine = result.contender == .engine
@@ -33,9 +40,14 @@ package func comparisonTable(_ results: [Measurement]) -> String {
       preserve += " (\(milliseconds(write)))"
     }
     let restore = result.restore.map(milliseconds) ?? ""
-    lines.append(
+    var row =
       "| \(grouped(result.objects)) | \(name) | \(encode) | \(decode) | \(bytes) | \(memory) | \(preserve) | \(restore) |"
-    )
+    if showsCPU {
+      let preserveCPU = result.preserveCPUTime.map(milliseconds) ?? ""
+      let restoreCPU = result.restoreCPUTime.map(milliseconds) ?? ""
+      row += " \(preserveCPU) | \(restoreCPU) |"
+    }
+    lines.append(row)
   }
   return lines.joined(separator: "\n")
 }
@@ -44,11 +56,11 @@ package func comparisonTable(_ results: [Measurement]) -> String {
 package struct ComparisonDocument: Codable, Sendable {
   /// The machine, as ``machineDescription(swiftVersion:)`` describes it.
   package var machine: [String: String]
-  /// How the screens' selections varied.
+  /// How the linear shape's selections varied.
   package var selections: String
-  /// Whether each timed call ran right after the last, without waiting for its background
-  /// freeing.
-  package var backToBack: Bool
+  /// Whether each timed call ran right after the last, without waiting for the engine's
+  /// background freeing; only in runs of builds whose engine freed memory on background queues.
+  package var backToBack: Bool?
   /// The timed runs asked for per measurement; absent from files of earlier builds.
   package var runs: Int?
   /// The measurements.
@@ -56,7 +68,7 @@ package struct ComparisonDocument: Codable, Sendable {
 
   /// Creates a document.
   package init(
-    machine: [String: String], selections: String, backToBack: Bool, runs: Int?,
+    machine: [String: String], selections: String, backToBack: Bool? = nil, runs: Int?,
     results: [Measurement]
   ) {
     self.machine = machine
@@ -73,21 +85,52 @@ package struct ComparisonDocument: Codable, Sendable {
     return String(decoding: try encoder.encode(self), as: UTF8.self)
   }
 
-  /// The lines above the table: the machine, the selections and how the times were taken.
+  /// The shapes measured, in the order the run measured them.
+  package var shapes: [StateShape] {
+    var shapes: [StateShape] = []
+    for result in results where !shapes.contains(result.shape) { shapes.append(result.shape) }
+    return shapes
+  }
+
+  /// The lines above the tables: the machine, the selections and how the times were taken.
   package var header: String {
     let runs = self.runs ?? results.map(\.runs).max() ?? 0
-    return """
+    let spacing =
+      switch backToBack {
+      case true: "Each call ran right after the last."
+      case false: "Each call waited for the last one's background freeing."
+      case nil: "Each call ran right after the last; the engine leaves no work behind."
+      }
+    var text = """
       Machine: \(machine["cores"] ?? "?") cores, \(machine["cpu"] ?? "unknown CPU"), \(machine["swift"] ?? "Swift"), \(machine["system"] ?? "")
       Selections: \(selections).
       Times are medians of up to \(runs) runs, taken in rounds of one run per contender. \
       (×n) is the ratio to the engine: for times, the median of the ratios of the runs of one \
       round, or of the medians for a contender timed once. \
-      \(backToBack ? "Each call ran right after the last." : "Each call waited for the last one's background freeing.")
+      \(spacing)
       """
+    let calls = results.compactMap(\.cpuTimedCalls)
+    if let fewest = calls.min(), let most = calls.max() {
+      text += """
+
+        preserve CPU and restore CPU: the engine's full preserve (walk and encode) and full \
+        restore (read, decode, re-create and decode every object) with the archive in memory, \
+        no file and no fsync, in the process's CPU time (CLOCK_PROCESS_CPUTIME_ID), medians of \
+        \(fewest == most ? "\(most)" : "\(fewest) to \(most)") calls; full preserve and full \
+        restore use a real file, in wall-clock time.
+        """
+    }
+    return text
   }
 
-  /// The header, a blank line and the table, as the comparison prints them.
-  package var report: String { header + "\n\n" + comparisonTable(results) }
+  /// The header, then each shape's summary and table, as the comparison prints them.
+  package var report: String {
+    let groups = shapes.map { shape in
+      "Shape \(shape.rawValue): \(shape.summary)\n\n"
+        + comparisonTable(results.filter { $0.shape == shape })
+    }
+    return ([header] + groups).joined(separator: "\n\n")
+  }
 }
 
 /// The median of the ratios of a contender's runs to the engine's runs timed in the same
@@ -125,7 +168,9 @@ func milliseconds(_ value: Double) -> String {
   if value >= 10_000 { return String(format: "%.1f s", value / 1000) }
   if value >= 100 { return String(format: "%.0f ms", value) }
   if value >= 10 { return String(format: "%.1f ms", value) }
-  return String(format: "%.2f ms", value)
+  // Three decimals under a millisecond, where budgets per call are read off.
+  if value >= 1 { return String(format: "%.2f ms", value) }
+  return String(format: "%.3f ms", value)
 }
 
 func megabytes(_ value: Double) -> String {

@@ -120,3 +120,65 @@ package struct UIState: Sendable {
   /// The number of objects.
   package var count: Int { objects.count }
 }
+
+extension UIState.Role {
+  /// The class name every contender records for an object of this role.
+  var className: String {
+    switch self {
+    case .tabBar: "TabBarController"
+    case .navigation: "NavigationController"
+    case .screen: "ScreenController"
+    }
+  }
+}
+
+extension UIState {
+  /// The name screens' restoration class is registered under.
+  static let screenRestorationName = "ScreenRestoration"
+
+  /// The type of every state key, to read property lists back.
+  static let schema: [String: ValueType] = [
+    "selectedIndex": .integer, "tabOrder": .integers, "badge": .string, "tabs": .references,
+    "lastSelected": .date, "isCustomizing": .bool, "title": .string, "isToolbarHidden": .bool,
+    "barOffset": .real, "stack": .references, "top": .reference, "lastPush": .date,
+    "scrollOffset": .real, "selectedRow": .integer, "isEditing": .bool, "searchText": .string,
+    "selection": .integers, "lastOpened": .date, "previous": .reference,
+  ]
+
+  /// The records every contender must give back.
+  var expectedRecords: [ComparableRecord] {
+    objects.enumerated().map { index, object in
+      var state: [String: ComparableValue] = [:]
+      let list = ComparableValue.array(object.list.map(ComparableValue.integer))
+      let children = ComparableValue.references(object.children.map { paths[$0] })
+      switch object.role {
+      case .tabBar:
+        state["selectedIndex"] = .integer(object.number)
+        state["tabOrder"] = list
+        state["badge"] = .string(object.text)
+        state["tabs"] = children
+        state["lastSelected"] = .date(object.date)
+        state["isCustomizing"] = .bool(object.flag)
+      case .navigation:
+        state["title"] = .string(object.title)
+        state["isToolbarHidden"] = .bool(object.flag)
+        state["barOffset"] = .real(object.real)
+        state["stack"] = children
+        state["top"] = object.children.last.map { .reference(paths[$0]) }
+        state["lastPush"] = .date(object.date)
+      case .screen:
+        state["title"] = .string(object.title)
+        state["scrollOffset"] = .real(object.real)
+        state["selectedRow"] = .integer(object.number)
+        state["isEditing"] = .bool(object.flag)
+        state["searchText"] = .string(object.text)
+        state["selection"] = list
+        state["lastOpened"] = .date(object.date)
+        state["previous"] = object.previous.map { .reference(paths[$0]) }
+      }
+      return ComparableRecord(
+        path: paths[index], kind: "viewController", className: object.role.className,
+        restorationClass: object.role == .screen ? Self.screenRestorationName : nil, state: state)
+    }
+  }
+}

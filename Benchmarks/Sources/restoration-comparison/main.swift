@@ -9,17 +9,21 @@ struct RestorationComparisonCommand: ParsableCommand {
     commandName: "restoration-comparison",
     abstract: "Compares the restoration engine with Foundation's archivers and encoders.",
     discussion: """
-      Builds the same UI state (a tab bar of navigation stacks of screens, 6 to 8 keys of mixed \
-      types per object, with references) in each contender's terms and measures, side by side \
-      in one run: encode to bytes, decode from bytes, bytes produced, and how far the resident \
-      memory grows during one encode and decode. For the engine it also measures the full \
-      preserve (walk, encode, atomic write to a real file) and the full restore (read, decode, \
-      re-create and decode every object). Times are medians of --runs runs; a contender whose \
-      round trip takes over a second runs once. At each size the runs go in rounds, each \
-      contender once per round, so that the runs a ratio compares were taken seconds apart. \
-      Ratios are to the engine at the same size; a time's ratio is the median of its ratios \
-      round by round. --json also lists every timed run, and the table subcommand prints a \
-      saved run's table again.
+      Builds the same UI state in each contender's terms, in two shapes with code of their own: \
+      'linear' (a tab bar of navigation stacks of screens, 6 to 8 keys of mixed types per \
+      object) and 'app' (screens holding child controllers and lists of cells, registered model \
+      objects, 4 to 10 keys per object of mostly non-ASCII strings, dates, data, string arrays \
+      and dictionaries, and references). It measures, side by side in one run: encode to bytes, \
+      decode from bytes, bytes produced, and how far the resident memory grows during one \
+      encode and decode. For the engine it also measures the full preserve (walk, encode, \
+      atomic write to a real file) and the full restore (read, decode, re-create and decode \
+      every object) in wall-clock time, and both again with the archive in memory, in the \
+      process's CPU time. Times are medians of --runs runs; a contender whose round trip takes \
+      over a second runs once. At each size the runs go in rounds, each contender once per \
+      round, so that the runs a ratio compares were taken seconds apart. Ratios are to the \
+      engine at the same size and shape; a time's ratio is the median of its ratios round by \
+      round. The tables are grouped by shape. --json also lists every timed run, and the table \
+      subcommand prints a saved run's tables again.
 
       Build with -c release for meaningful numbers:
         swift run --package-path Benchmarks -c release restoration-comparison
@@ -36,7 +40,13 @@ struct Compare: ParsableCommand {
   @Option(
     name: [.customShort("n"), .long], parsing: .upToNextOption,
     help: "The numbers of objects to measure.")
-  var objects: [Int] = [1_000, 4_000, 10_000, 100_000]
+  var objects: [Int] = [300, 1_000, 4_000, 10_000, 100_000]
+
+  @Option(
+    help: ArgumentHelp(
+      "The state shapes to measure, side by side at each size.",
+      valueName: ShapeSelection.allCases.map(\.rawValue).joined(separator: "|")))
+  var shape: ShapeSelection = .both
 
   @Option(
     name: .long, parsing: .upToNextOption,
@@ -61,7 +71,7 @@ struct Compare: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "How the screens' selections vary: 'repeated' (130 pairs of rows shared among screens) or 'distinct' (each screen's own items, which makes NSKeyedArchiver's encode quadratic).",
+      "How the linear shape's selections vary: 'repeated' (130 pairs of rows shared among screens) or 'distinct' (each screen's own items, which makes NSKeyedArchiver's encode quadratic).",
       valueName: UIState.Selections.allCases.map(\.rawValue).joined(separator: "|")))
   var selections: UIState.Selections = .repeated
 
@@ -73,8 +83,6 @@ struct Compare: ParsableCommand {
     help: ArgumentHelp(
       "Also write the JSON to this file, beside the table.", valueName: "file"))
   var saveJSON: String?
-
-  @OptionGroup var spacing: CallSpacing
 
   func validate() throws {
     guard objects.allSatisfy({ $0 >= 2 }) else {
@@ -107,13 +115,13 @@ struct Compare: ParsableCommand {
     defer { if temporary { try? FileManager.default.removeItem(atPath: folder) } }
     let comparison = Comparison(
       sizes: objects, runs: runs, timeCap: timeCap, contenders: contenders, folder: folder,
-      selections: selections, backToBack: spacing.backToBack)
+      selections: selections, shapes: shape.shapes)
     let results = try comparison.run { line in
       FileHandle.standardError.write(Data("… \(line)\n".utf8))
     }
     let document = ComparisonDocument(
       machine: machineDescription(swiftVersion: swiftVersion()), selections: selections.rawValue,
-      backToBack: spacing.backToBack, runs: runs, results: results)
+      runs: runs, results: results)
     let json = try document.json()
     // Printed first, so that a file that cannot be written loses nothing of a run of minutes.
     print(printsJSON ? json : document.report)
@@ -171,8 +179,9 @@ struct Profile: ParsableCommand {
           restoration-comparison profile restore --iterations 1
 
       Encode and decode run in '*EngineProfiler*step*', preserve in \
-      '*EngineProfiler*preserve*'. Valgrind 3.19 does not read clang's default DWARF 5: build \
-      with 'swift build -c release -Xcc -gdwarf-4' for the engine's C target.
+      '*EngineProfiler*preserve*'; a restore's launch objects are built outside the collected \
+      call. Valgrind 3.19 cannot read the debug information of Swift 6.3's binaries: run it on \
+      a copy stripped with 'strip --strip-debug', whose symbols still name the functions.
       """)
 
   enum Operation: String, ExpressibleByArgument, CaseIterable {
@@ -194,16 +203,6 @@ struct Profile: ParsableCommand {
     help: "Print the time of each phase of every preserve or restore, and of the whole call.")
   var phases = false
 
-  @Flag(help: "Preserve without background queues (RestorationSettings.usesBackgroundQueues).")
-  var noBackgroundQueues = false
-
-  @Flag(
-    help: """
-      Alternate each preserve or restore with the same call on an engine without background \
-      queues, in this one process, and print the fastest and median time of each phase of both.
-      """)
-  var compareQueues = false
-
   @Flag(
     help: """
       Preserve to, or restore from, files in a new temporary folder (removed at the end) \
@@ -214,24 +213,20 @@ struct Profile: ParsableCommand {
   @Option(help: "Also write the engine's archive of the state to this file, to inspect it.")
   var saveArchive: String?
 
-  @Option(help: "How the screens' selections vary (see the compare command).")
-  var selections: UIState.Selections = .repeated
+  @Option(
+    help: ArgumentHelp(
+      "The state's shape (see the compare command).",
+      valueName: StateShape.allCases.map(\.rawValue).joined(separator: "|")))
+  var shape: StateShape = .linear
 
-  @OptionGroup var spacing: CallSpacing
+  @Option(help: "How the linear shape's selections vary (see the compare command).")
+  var selections: UIState.Selections = .repeated
 
   func validate() throws {
     guard objects >= 2 else { throw ValidationError("-n must be at least 2") }
     guard iterations >= 0 else { throw ValidationError("--iterations must not be negative") }
-    guard !compareQueues || operation == .preserve || operation == .restore else {
-      throw ValidationError("--compare-queues applies to preserve and restore")
-    }
     guard !fileStore || operation == .preserve || operation == .restore else {
       throw ValidationError("--file-store applies to preserve and restore")
-    }
-    guard !(compareQueues && noBackgroundQueues) else {
-      throw ValidationError(
-        "--compare-queues runs with and without background queues; leave out --no-background-queues"
-      )
     }
   }
 
@@ -239,53 +234,25 @@ struct Profile: ParsableCommand {
     let folder = fileStore ? temporaryFolder(named: "restoration-profile") : nil
     defer { if let folder { try? FileManager.default.removeItem(atPath: folder) } }
     let profiler = try EngineProfiler(
-      objects: objects, selections: selections, usesBackgroundQueues: !noBackgroundQueues,
-      folder: folder.map { "\($0)/queues" })
+      objects: objects, shape: shape, selections: selections, folder: folder)
     if let saveArchive {
       try Data(profiler.bytes).write(to: URL(fileURLWithPath: saveArchive))
-      let encoder = PropertyListEncoder()
-      encoder.outputFormat = .binary
-      try encoder.encode(CodableArchive(UIState(count: objects, selections: selections)))
+      let workload = Workload(shape: shape, count: objects, selections: selections)
+      try Data(makeCoder(.propertyListEncoder, workload).encode())
         .write(to: URL(fileURLWithPath: saveArchive + ".plist-encoder"))
     }
-    if compareQueues {
-      try alternate(profiler, folder: folder)
-      return
-    }
     for _ in 0..<iterations {
-      spacing.settle()
       switch operation {
       case .encode: try profiler.encode()
       case .decode: try profiler.decode()
       case .preserve: show(try profiler.preserve())
-      case .restore: show(try profiler.restore())
+      case .restore: show(try profiler.restore(try profiler.makeLaunch()))
       }
     }
   }
 }
 
 extension Profile {
-  /// Runs the operation on `profiler` and on a twin without background queues by turns, the
-  /// first of each pair switching every iteration so that neither always follows the other.
-  func alternate(_ profiler: EngineProfiler, folder: String?) throws {
-    let oneThread = try EngineProfiler(
-      objects: objects, selections: selections, usesBackgroundQueues: false,
-      folder: folder.map { "\($0)/one-thread" })
-    let settings = ["queues", "one thread"]
-    var timings = AlternatingTimings(settings: settings)
-    for iteration in 0..<iterations {
-      for setting in iteration.isMultiple(of: 2) ? settings : settings.reversed() {
-        let engine = setting == "queues" ? profiler : oneThread
-        spacing.settle()
-        let call = try operation == .preserve ? engine.preserve() : engine.restore()
-        if phases { print("\(setting): ", terminator: "") }
-        show(call)
-        timings.add(call, for: setting)
-      }
-    }
-    print(timings.table())
-  }
-
   func show(_ timings: [String: Duration]) {
     guard phases else { return }
     print(
@@ -299,19 +266,19 @@ func temporaryFolder(named name: String) -> String {
     .appendingPathComponent("\(name)-\(ProcessInfo.processInfo.processIdentifier)").path
 }
 
-/// How the timed calls follow each other.
-struct CallSpacing: ParsableArguments {
-  @Flag(
-    help: """
-      Time each call right after the last, without first waiting for the memory the last call \
-      left to background queues to be freed (as an app's calls, seconds apart, never compete \
-      with that freeing).
-      """)
-  var backToBack = false
+/// The shapes a comparison measures.
+enum ShapeSelection: String, ExpressibleByArgument, CaseIterable {
+  case linear, app, both
 
-  /// Waits for the last call's background freeing, unless the calls run back to back.
-  func settle() { RestorationComparison.settle(backToBack: backToBack) }
+  var shapes: [StateShape] {
+    switch self {
+    case .linear: [.linear]
+    case .app: [.app]
+    case .both: StateShape.allCases
+    }
+  }
 }
 
 extension Contender: ExpressibleByArgument {}
+extension StateShape: ExpressibleByArgument {}
 extension UIState.Selections: ExpressibleByArgument {}

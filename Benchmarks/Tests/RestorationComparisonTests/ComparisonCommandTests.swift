@@ -54,11 +54,15 @@ import Testing
         var decode: Double
       }
       var contender: String
+      var shape: String
       var objects: Int
       var encode: Double?
       var decode: Double?
       var preserve: Double?
       var restore: Double?
+      var preserveCPUTime: Double?
+      var restoreCPUTime: Double?
+      var cpuTimedCalls: Int?
       var runs: Int
       var skipped: String?
       var timedRuns: [Run]
@@ -74,33 +78,47 @@ import Testing
 
   @Test func timedRunsOfTheContendersTakeTurnsAndMakeTheMedians() throws {
     let output = try Self.run([
-      "-n", "40", "120", "--runs", "3", "--contenders", "engine", "plist-encoder", "json-encoder",
+      "-n", "20", "60", "--runs", "3", "--contenders", "engine", "plist-encoder", "json-encoder",
       "--json",
     ])
     let document = try JSONDecoder().decode(Document.self, from: output)
-    #expect(document.results.count == 6)
-    for size in [40, 120] {
-      let results = document.results.filter { $0.objects == size }
-      #expect(results.map(\.contender) == ["engine", "plist-encoder", "json-encoder"])
-      for result in results {
-        #expect(result.runs == 3)
-        #expect(result.timedRuns.count == 3)
-        #expect(result.encode == Self.median(result.timedRuns.map(\.encode)))
-        #expect(result.decode == Self.median(result.timedRuns.map(\.decode)))
+    #expect(document.results.count == 12)
+    // At each size, each shape in turn.
+    #expect(
+      document.results.map { "\($0.objects) \($0.shape)" }
+        == ["20 linear", "20 app", "60 linear", "60 app"].flatMap {
+          Array(repeating: $0, count: 3)
+        })
+    for size in [20, 60] {
+      for shape in ["linear", "app"] {
+        let results = document.results.filter { $0.objects == size && $0.shape == shape }
+        #expect(results.map(\.contender) == ["engine", "plist-encoder", "json-encoder"])
+        for result in results {
+          #expect(result.runs == 3)
+          #expect(result.timedRuns.count == 3)
+          #expect(result.encode == Self.median(result.timedRuns.map(\.encode)))
+          #expect(result.decode == Self.median(result.timedRuns.map(\.decode)))
+        }
+        // In the order they started, the runs go round the contenders: engine, plist-encoder,
+        // json-encoder, then the engine again.
+        let order = results.flatMap { result in
+          result.timedRuns.map { (start: $0.startedAt, contender: result.contender) }
+        }
+        .sorted { $0.start < $1.start }
+        .map(\.contender)
+        #expect(
+          order
+            == Array(repeating: ["engine", "plist-encoder", "json-encoder"], count: 3).flatMap {
+              $0
+            })
+        let engine = try #require(results.first)
+        #expect(engine.preserve != nil)
+        #expect(engine.restore != nil)
+        #expect(engine.preserveCPUTime != nil)
+        #expect(engine.restoreCPUTime != nil)
+        #expect((engine.cpuTimedCalls ?? 0) >= 3)
+        #expect(results.dropFirst().allSatisfy { $0.preserveCPUTime == nil })
       }
-      // In the order they started, the runs go round the contenders: engine, plist-encoder,
-      // json-encoder, then the engine again.
-      let order = results.flatMap { result in
-        result.timedRuns.map { (start: $0.startedAt, contender: result.contender) }
-      }
-      .sorted { $0.start < $1.start }
-      .map(\.contender)
-      #expect(
-        order
-          == Array(repeating: ["engine", "plist-encoder", "json-encoder"], count: 3).flatMap { $0 })
-      let engine = try #require(results.first)
-      #expect(engine.preserve != nil)
-      #expect(engine.restore != nil)
     }
   }
 
@@ -111,8 +129,10 @@ import Testing
     ])
     let document = try JSONDecoder().decode(Document.self, from: output)
     let skipped = document.results.filter { $0.skipped != nil }
-    // At the second size both are predicted from the first, over a cap of a microsecond.
-    #expect(skipped.map(\.contender) == ["engine", "json-encoder"])
+    // At the second size both are predicted from the first of their shape, over a cap of a
+    // microsecond.
+    #expect(skipped.map(\.contender) == ["engine", "json-encoder", "engine", "json-encoder"])
+    #expect(skipped.map(\.shape) == ["linear", "linear", "app", "app"])
     for result in skipped {
       #expect(result.objects == 400)
       #expect(result.runs == 0)
@@ -128,7 +148,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let saved = folder.appendingPathComponent("run.json")
     let output = try Self.run([
-      "-n", "40", "--runs", "1", "--contenders", "engine", "plist-encoder",
+      "-n", "40", "--runs", "1", "--contenders", "engine", "plist-encoder", "--shape", "linear",
       "--save-json", saved.path,
     ])
     let document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: saved))
@@ -141,6 +161,51 @@ import Testing
     #expect(rows.first?.contains("**StateRestoration engine**") == true)
     #expect(rows.last?.contains("PropertyListEncoder (binary)") == true)
     #expect(rows.last?.contains("(×") == true)
+  }
+
+  @Test func bothShapesRunSideBySideAndPrintATableEach() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("comparison-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let saved = folder.appendingPathComponent("run.json")
+    let output = try Self.run([
+      "-n", "20", "60", "--runs", "1", "--shape", "both", "--contenders", "engine",
+      "keyed-archiver", "plist-serialization", "--save-json", saved.path,
+    ])
+    let table = String(decoding: output, as: UTF8.self)
+    let lines = table.split(separator: "\n", omittingEmptySubsequences: false)
+    let linear = try #require(lines.firstIndex { $0.hasPrefix("Shape linear: ") })
+    let app = try #require(lines.firstIndex { $0.hasPrefix("Shape app: ") })
+    #expect(linear < app)
+    #expect(table.contains("CLOCK_PROCESS_CPUTIME_ID"))
+    for (start, end) in [(linear, app), (app, lines.endIndex)] {
+      let rows = lines[start..<end].filter { $0.hasPrefix("| 20 |") || $0.hasPrefix("| 60 |") }
+      #expect(rows.count == 6)
+      // The engine's rows end with its in-memory preserve and restore, in milliseconds.
+      let engineRows = rows.filter { $0.contains("**StateRestoration engine**") }
+      #expect(engineRows.count == 2)
+      for row in engineRows {
+        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(cells.suffix(2).allSatisfy { $0.hasSuffix(" ms") })
+      }
+      #expect(rows.contains { $0.contains("NSKeyedArchiver") && $0.contains("(×") })
+    }
+    let document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: saved))
+    #expect(Set(document.results.map(\.shape)) == ["linear", "app"])
+    #expect(document.results.count == 12)
+    // The saved run prints again as the run printed it.
+    #expect(try Self.run(["table", saved.path]) == output)
+  }
+
+  @Test func oneShapeRunsAlone() throws {
+    let output = try Self.run([
+      "-n", "20", "--runs", "1", "--shape", "app", "--contenders", "engine", "json-encoder",
+      "--json",
+    ])
+    let document = try JSONDecoder().decode(Document.self, from: output)
+    #expect(document.results.map(\.shape) == ["app", "app"])
+    #expect(document.results.map(\.contender) == ["engine", "json-encoder"])
   }
 
   /// Expects a run saving its JSON to `path` to be refused with a usage error (exit status 64)
