@@ -113,7 +113,7 @@ struct Restorer: ParsableCommand {
       )
       throw ExitCode(2)
     }
-    let stateRoot = resolvedStateDirectory()
+    let stateRoot = try resolvedStateDirectory()
     let logFile = debugLogging ? "\(stateRoot)/restorer-debug.log" : nil
     let logger = makeLogger(file: logFile)
     let store: FileArchiveStore
@@ -376,16 +376,17 @@ struct Restorer: ParsableCommand {
 
   // MARK: - Setup
 
-  private func resolvedStateDirectory() -> String {
+  /// The state folder: `--state-dir`, else the one `restoration-archive-tool --bundle-id`
+  /// reads by default.
+  private func resolvedStateDirectory() throws -> String {
     if let stateDir { return stateDir }
-    let environment = ProcessInfo.processInfo.environment
-    if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-      return "\(xdg)/swift-state-restoration"
+    guard let root = FileArchiveStore.defaultStateRoot() else {
+      printError(
+        "restorer: no home folder to keep the state in: set HOME or XDG_STATE_HOME, or give --state-dir."
+      )
+      throw ExitCode(1)
     }
-    // $HOME first, as shells and the XDG specification do; NSHomeDirectory() reads the password
-    // database on Linux, which ignores a HOME set for a test or a sandbox.
-    let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
-    return "\(home)/.local/state/swift-state-restoration"
+    return root
   }
 
   private func makeLogger(file: String?) -> Logger {
