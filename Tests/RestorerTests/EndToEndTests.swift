@@ -226,6 +226,25 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     }
   }
 
+  @Test func theArchiveToolFindsTheDemosStateByItsBundleIdentifier() throws {
+    // No path to type: the tool looks where the demo saves by default.
+    let home = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: home) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["HOME"] = home.path
+    environment["XDG_STATE_HOME"] = nil
+    let session = try TestSupport.run(
+      RestorerProcess.path(), ["--keys", "down*2 enter h"], environment: environment)
+    #expect(session.status == 0, "\(session.standardError)")
+    let tool = try BuiltExecutable.path(
+      named: "restoration-archive-tool", variable: "RESTORATION_ARCHIVE_TOOL")
+    let paths = try TestSupport.run(
+      tool, ["paths", "--bundle-id", "com.example.Restorer"], environment: environment)
+    #expect(paths.status == 0, "\(paths.standardError)")
+    #expect(
+      paths.standardOutput.contains("TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID\n"))
+  }
+
   @Test func defaultStateFolderIsUnderHOME() throws {
     let home = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: home) }
