@@ -342,6 +342,39 @@ import Testing
     }
   }
 
+  @Test func errorLinesSayEachPlaceOnceInPlainWords() throws {
+    let files = try Files()
+    let good = try DemoArchives.talkDemo().encoded()
+    let trailer = good.count - 32
+    let table = good[(trailer + 24)..<(trailer + 32)].reduce(0) { $0 << 8 | Int($1) }
+    // The first object's entry in the offset table points past the objects.
+    var outside = good
+    for index in 0..<Int(good[trailer + 6]) { outside[table + index] = 0xFF }
+    // The trailer declares more objects than the reader accepts.
+    var many = good
+    for index in (trailer + 8)..<(trailer + 16) { many[index] = index == trailer + 8 ? 0x0F : 0xFF }
+    let cases: [(String, String)] = [
+      (
+        try files.write(try PropertyList.write(.dictionary(["a": .integer(1)])), "other.plist"),
+        "not a restoration archive: no checksum object at byte 8\n"
+      ),
+      (try files.write(outside, "outside.data"), "outside the objects, which are bytes 8 to "),
+      (try files.write(many, "many.data"), "objects, above the limit of 16777216 (byte "),
+    ]
+    for (path, words) in cases {
+      let result = try ArchiveTool.run(["dump", path])
+      #expect(result.standardError.contains(words), "\(result.standardError)")
+      let line = result.standardError
+      // A byte named once, no Swift range syntax, no parentheses one after the other.
+      let bytes = line.split(separator: " ").enumerated().filter { $0.element.hasPrefix("byte") }
+        .map {
+          line.split(separator: " ")[$0.offset + 1].trimmingCharacters(in: .punctuationCharacters)
+        }
+      #expect(Set(bytes).count == bytes.count, "\(line)")
+      #expect(!line.contains("..<") && !line.contains(") ("), "\(line)")
+    }
+  }
+
   @Test(.enabled(if: ArchiveTool.timeoutCommand != nil, "coreutils' timeout is not installed"))
   func aFIFOWithoutAWriterIsRefusedAtOnce() throws {
     // Opening a FIFO for reading waits for a writer; the tool must not wait forever on one
