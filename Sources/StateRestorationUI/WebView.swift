@@ -185,6 +185,9 @@ open class WebView: ScrollView {
     contentOffset = Point(x: 0, y: min(max(0, scrollOffset), maximumContentOffsetY))
   }
 
+  /// The content is laid out once a page is shown, which places the offset within it.
+  override var hasLaidOutContent: Bool { currentPage != nil }
+
   private func showCurrentPageIfNeeded() {
     guard currentPage == nil, let item = currentItem else { return }
     show(scrollOffset: item.scrollOffset, zoomScale: item.zoomScale)
