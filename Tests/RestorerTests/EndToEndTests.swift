@@ -174,6 +174,22 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     #expect(help.standardOutput.contains("--crash-during-restore"))
   }
 
+  @Test func helpSaysWhatTheSnapshotIsAndHowToSeeItLonger() throws {
+    var environment = ProcessInfo.processInfo.environment
+    environment["COLUMNS"] = "80"
+    let help = try TestSupport.run(RestorerProcess.path(), ["--help"], environment: environment)
+    let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(
+      text.contains("as iOS shows a screenshot of an app's last screen while the app relaunches"))
+    #expect(text.contains("The snapshot stays only as long as restoration takes"))
+    #expect(text.contains("--show-snapshot <seconds>"))
+    for arguments in [["--show-snapshot", "-1"], ["--show-snapshot", "1", "--keys", "h"]] {
+      let wrong = try TestSupport.run(RestorerProcess.path(), arguments)
+      #expect(wrong.status == 64, "\(arguments): \(wrong.standardError)")
+      #expect(wrong.standardError.contains("--show-snapshot"))
+    }
+  }
+
   @Test func aCrashDuringRestorationSaysWhatHappensNextAndWhereTheLogIs() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
