@@ -271,6 +271,31 @@ final class DocumentViewController: ViewController {
     #expect(restored.zoomScale == 1)
   }
 
+  @Test func aPageMeasuredAsDrawnScrollsAndRestoresByItsRows() throws {
+    // An app that wraps each line into two rows at 100%, and more as it zooms in.
+    func measured(_ view: WebView) -> WebView {
+      view.pageHeight = { page, _, zoomScale in Double(page.lines.count) * 2 * zoomScale }
+      return view
+    }
+    let pages = BundledPages()
+    let web = measured(WebView(restorationIdentifier: "WebView"))
+    web.pageSource = pages
+    web.load(BundledPages.home)
+    let lines = Double(web.currentPage?.lines.count ?? 0)
+    #expect(web.contentSize.height == 2 * lines)
+    web.zoomScale = 2
+    web.layoutPage()
+    #expect(web.contentSize.height == 4 * lines)
+    web.scroll(by: 3 * lines)  // past the page's line count: rows, not lines
+    #expect(web.contentOffset.y == 3 * lines)
+
+    let restored = measured(WebView(restorationIdentifier: "WebView"))
+    restored.pageSource = pages
+    try restore(restored, from: try encodedState(of: web))
+    #expect(restored.zoomScale == 2)
+    #expect(restored.contentOffset.y == 3 * lines)
+  }
+
   @Test func pageSourceSetAfterDecodeShowsThePage() throws {
     let web = WebView(restorationIdentifier: "WebView")
     let source = BundledPages()  // the view holds its page source weakly
