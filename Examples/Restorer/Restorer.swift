@@ -35,7 +35,7 @@ struct Restorer: ParsableCommand {
                follow a link.
         Esc Backspace: go back.
         Tab b f + -: in the web view, next link, back, forward, zoom in,
-               zoom out.
+               zoom out (the text wraps narrower or wider).
 
       At a launch that restores, the app first shows a snapshot of its last
       screen, as iOS shows a screenshot of an app's last screen while the app

@@ -118,7 +118,11 @@ public final class RestorerSession {
           view.bounds = Size(width: Double(width), height: Double(max(1, contentHeight - 2)))
           // Zooming out stops where the text fills the screen: further would change nothing.
           view.minimumZoomScale = PageLayout.minimumZoomScale(available: textColumns)
-          zoom(view, to: view.zoomScale)
+          if view.zoomScale < view.minimumZoomScale {
+            zoom(view, to: view.minimumZoomScale)
+          } else {
+            view.layoutPage()
+          }
         }
       }
     }

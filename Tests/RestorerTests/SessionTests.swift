@@ -272,6 +272,17 @@ import Testing
     }
   }
 
+  @Test func leavingAndComingBackKeepsTheWebViewsRow() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 80, height: 24)
+    try press(session, "2 down enter down*3")  // the second row of paragraph 1
+    let row = session.render().lines[5]
+    #expect(row.hasPrefix("   position and zoom."))
+    try press(session, "1 2")
+    #expect(session.render().lines[5] == row)
+  }
+
   @Test func countryNamesHaveNoStraySpaces() throws {
     for name in try bundledCountryNames() {
       #expect(name == name.trimmingCharacters(in: .whitespacesAndNewlines), "\(name)")
