@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
   name: "swift-state-restoration",
+  // macOS 15 is the floor of the APIs used (String(validating:as:) in StateRestorationUI,
+  // Synchronization's Mutex in the tests; PlatformTests checks it). CI builds and tests on
+  // Linux only; other Apple platforms are not declared, and not built.
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "StateRestoration", targets: ["StateRestoration"]),

@@ -15,6 +15,7 @@ struct Restorer: ParsableCommand {
     usage: """
       restorer [--state-dir <folder>] [--reset] [--developer-mode]
                [--debug-logging] [--crash-during-restore]
+               [--show-snapshot <seconds>]
                [--keys <keys>] [--width <width>] [--height <height>]
       """,
     discussion: """
@@ -34,11 +35,17 @@ struct Restorer: ParsableCommand {
                follow a link.
         Esc Backspace: go back.
         Tab b f + -: in the web view, next link, back, forward, zoom in,
-               zoom out.
+               zoom out (the text wraps narrower or wider).
+
+      At a launch that restores, the app first shows a snapshot of its last
+      screen, as iOS shows a screenshot of an app's last screen while the app
+      relaunches and restores its state. The snapshot stays only as long as
+      restoration takes, a few milliseconds here; --show-snapshot holds it
+      longer, to see it.
 
       The saved state lives in --state-dir, under
       `Saved Application State/com.example.Restorer.savedState/`; inspect it
-      with `restoration-archive-tool dump`.
+      with `restoration-archive-tool dump --bundle-id com.example.Restorer`.
       """
   )
 
@@ -75,6 +82,16 @@ struct Restorer: ParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
+      "In a terminal, show the last screen's snapshot at least this long while restoring.",
+      discussion: "Seconds, such as 1 or 0.5; by default it shows only while restoration runs.",
+      valueName: "seconds"
+    )
+  )
+  var showSnapshot: Double?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
       "Run without a terminal: press these keys, print the screen, and exit.",
       discussion: "Words: \(KeyScript.wordHelp). Example: --keys \"down*50 enter h\".",
       valueName: "keys"
@@ -97,6 +114,15 @@ struct Restorer: ParsableCommand {
         "--width and --height must be at least \(RestorerSession.minimumSize.width) and \(RestorerSession.minimumSize.height)."
       )
     }
+    if let showSnapshot {
+      guard showSnapshot.isFinite, (0...60).contains(showSnapshot) else {
+        throw ValidationError("--show-snapshot takes seconds from 0 to 60.")
+      }
+      guard keys == nil else {
+        throw ValidationError(
+          "--show-snapshot holds the snapshot on a terminal; with --keys it is printed.")
+      }
+    }
     if let keys {
       do {
         _ = try KeyScript.parse(keys)
@@ -113,7 +139,7 @@ struct Restorer: ParsableCommand {
       )
       throw ExitCode(2)
     }
-    let stateRoot = resolvedStateDirectory()
+    let stateRoot = try resolvedStateDirectory()
     let logFile = debugLogging ? "\(stateRoot)/restorer-debug.log" : nil
     let logger = makeLogger(file: logFile)
     let store: FileArchiveStore
@@ -177,15 +203,17 @@ struct Restorer: ParsableCommand {
       throw ExitCode(1)
     }
     var size = terminal.size
+    var snapshotShown: ContinuousClock.Instant?
     application.snapshotPresenter = { snapshot in
-      // The last session's screen, as iOS shows the snapshot while the app restores.
+      // The last session's screen, as iOS shows the snapshot while the app restores; the
+      // restored screen replaces it as soon as restoration is done.
       var lines = snapshot.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       lines = Array(lines.prefix(size.height))
       if !lines.isEmpty { lines[lines.count - 1] = "  Restoring the saved state..." }
       terminal.draw(
         lines.map { $0.padding(toLength: size.width, withPad: " ", startingAt: 0) }, highlighted: []
       )
-      sleep(milliseconds: 600)
+      snapshotShown = .now
     }
     if crashDuringRestore {
       delegate.restorationDidDecode = {
@@ -198,6 +226,7 @@ struct Restorer: ParsableCommand {
     defer { Self.explainPostponedRestoration(application) }
     let session = RestorerSession(application: application, width: size.width, height: size.height)
     application.snapshotProvider = { [unowned session] in session.render().text }
+    if let snapshotShown { holdSnapshot(shownAt: snapshotShown, logger: application.engine.logger) }
 
     var decoder = KeyDecoder()
     redraw(session, terminal)
@@ -230,6 +259,25 @@ struct Restorer: ParsableCommand {
     // The system asked the app to go (SIGTERM, SIGHUP or SIGINT), or the terminal went away.
     terminal.leave()
     try goHome(application, store: store, logFile: logFile)
+  }
+
+  /// Keeps the snapshot on screen until `--show-snapshot` has passed, and says in the debug log
+  /// how long it showed.
+  private func holdSnapshot(shownAt start: ContinuousClock.Instant, logger: Logger) {
+    let restoring = ContinuousClock.now - start
+    let hold = Duration.seconds(showSnapshot ?? 0)
+    if restoring < hold {
+      sleep(milliseconds: Int(((hold - restoring) / .milliseconds(1)).rounded(.up)))
+    }
+    func milliseconds(_ duration: Duration) -> String {
+      String(format: "%.1f", duration / .milliseconds(1))
+    }
+    let shown = milliseconds(ContinuousClock.now - start)
+    logger.debug(
+      restoring < hold
+        ? "Launch snapshot shown for \(shown) ms, held for --show-snapshot (restoring took \(milliseconds(restoring)) ms)."
+        : "Launch snapshot shown for \(shown) ms, while the app restored its state and built its screen."
+    )
   }
 
   private func redraw(_ session: RestorerSession, _ terminal: Terminal) {
@@ -376,16 +424,17 @@ struct Restorer: ParsableCommand {
 
   // MARK: - Setup
 
-  private func resolvedStateDirectory() -> String {
+  /// The state folder: `--state-dir`, else the one `restoration-archive-tool --bundle-id`
+  /// reads by default.
+  private func resolvedStateDirectory() throws -> String {
     if let stateDir { return stateDir }
-    let environment = ProcessInfo.processInfo.environment
-    if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-      return "\(xdg)/swift-state-restoration"
+    guard let root = FileArchiveStore.defaultStateRoot() else {
+      printError(
+        "restorer: no home folder to keep the state in: set HOME or XDG_STATE_HOME, or give --state-dir."
+      )
+      throw ExitCode(1)
     }
-    // $HOME first, as shells and the XDG specification do; NSHomeDirectory() reads the password
-    // database on Linux, which ignores a HOME set for a test or a sandbox.
-    let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
-    return "\(home)/.local/state/swift-state-restoration"
+    return root
   }
 
   private func makeLogger(file: String?) -> Logger {

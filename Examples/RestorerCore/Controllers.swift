@@ -270,9 +270,15 @@ public final class WebViewController: ViewController, ViewControllerRestoration 
     setView(root)
   }
 
-  /// Connects the page source.
+  /// Connects the page source, and measures pages as the terminal draws them, wrapped at the
+  /// zoom's width, so that scrolling reaches every row.
   public override func viewDidLoad() {
     super.viewDidLoad()
+    webView.pageHeight = { page, width, zoomScale in
+      let columns = PageLayout.columns(
+        zoomScale: zoomScale, available: Int(width) - PageLayout.margin)
+      return Double(PageLayout(lines: page.lines, columns: columns).rows.count)
+    }
     webView.pageSource = pages
   }
 

@@ -114,10 +114,51 @@ public final class RestorerSession {
           list.tableView.reloadData()
         }
         if let web = controller as? WebViewController {
-          web.webView.bounds = Size(width: Double(width), height: Double(max(1, contentHeight - 2)))
+          let view = web.webView
+          view.bounds = Size(width: Double(width), height: Double(max(1, contentHeight - 2)))
+          // Zooming out stops where the text fills the screen: further would change nothing.
+          view.minimumZoomScale = PageLayout.minimumZoomScale(available: textColumns)
+          if view.zoomScale < view.minimumZoomScale {
+            zoom(view, to: view.minimumZoomScale)
+          } else {
+            view.layoutPage()
+          }
         }
       }
     }
+  }
+
+  /// The columns of the web view's text area, right of its margin.
+  private var textColumns: Int { max(1, width - PageLayout.margin) }
+
+  /// The web view's page as drawn at its zoom.
+  private func layout(of view: WebView) -> PageLayout? {
+    guard let page = view.currentPage else { return nil }
+    let columns = PageLayout.columns(zoomScale: view.zoomScale, available: textColumns)
+    return PageLayout(lines: page.lines, columns: columns)
+  }
+
+  /// Zooms the web view (within its limits), keeping the line at the top of the screen there.
+  private func zoom(_ view: WebView, to scale: Double) {
+    let topLine = layout(of: view)?.line(atRow: Int(view.contentOffset.y)) ?? 0
+    view.zoomScale = scale
+    view.layoutPage()
+    guard let layout = layout(of: view) else { return }
+    view.contentOffset.y = min(Double(layout.firstRow(ofLine: topLine)), view.maximumContentOffsetY)
+  }
+
+  /// A zoom some steps of 25% away.
+  ///
+  /// Steps are powers of 1.25 (100%, 125%, 156%, ... and 80%, 64%, ...), so that a zoom clamped
+  /// at a limit gets back onto them.
+  ///
+  /// - Parameters:
+  ///   - scale: The zoom now.
+  ///   - steps: How many steps, negative to zoom out.
+  /// - Returns: The zoom, before the view clamps it to its limits.
+  static func zoomStep(from scale: Double, by steps: Int) -> Double {
+    let step = (log(max(scale, .leastNormalMagnitude)) / log(1.25)).rounded()
+    return pow(1.25, step + Double(steps))
   }
 
   private var tabs: TabBarController? { RestorerAppDelegate.tabBarController(of: application) }
@@ -266,9 +307,17 @@ public final class RestorerSession {
       web.goForward()
       controller.focusedLink = 0
     case .character("+"), .character("="):
-      web.zoomScale = (web.zoomScale * 1.25 * 100).rounded() / 100
+      guard web.zoomScale < web.maximumZoomScale else {
+        status = "Zoomed in as far as it goes."
+        return
+      }
+      zoom(web, to: Self.zoomStep(from: web.zoomScale, by: 1))
     case .character("-"):
-      web.zoomScale = (web.zoomScale / 1.25 * 100).rounded() / 100
+      guard web.zoomScale > web.minimumZoomScale else {
+        status = "Zoomed out as far as it goes: the text fills the screen's width."
+        return
+      }
+      zoom(web, to: Self.zoomStep(from: web.zoomScale, by: -1))
     case .escape, .backspace, .left:
       navigation?.popViewController()
       status = "Back to Settings."
@@ -429,12 +478,11 @@ public final class RestorerSession {
       " \(page.title)" + (history.isEmpty ? "" : "   (" + history.joined(separator: ", ") + ")"),
       " Links: " + links.joined(separator: " "),
     ]
+    // The text wraps at the zoom's width (see PageLayout); the offset counts its rows.
+    let rows = layout(of: web)?.rows ?? []
     let first = Int(web.contentOffset.y.rounded(.down))
-    let visible = page.lines.dropFirst(first).prefix(max(0, contentHeight - 2))
-    // Zooming in enlarges the text: a line shows only the characters that fit at that zoom, the
-    // rest lies off to the right, as on a zoomed page (there is no horizontal scrolling).
-    let columns = max(1, Int((Double(width - 3) / max(1, web.zoomScale)).rounded(.down)))
-    lines += visible.map { "   " + String($0.prefix(columns)) }
+    let margin = String(repeating: " ", count: PageLayout.margin)
+    lines += rows.dropFirst(first).prefix(max(0, contentHeight - 2)).map { margin + $0.text }
     return (lines, [])
   }
 
@@ -448,8 +496,9 @@ public final class RestorerSession {
     case is CountryViewController: return common + "Esc back"
     case is SettingsViewController: return common + "Up/Down move  Enter toggle/press"
     case is WebViewController:
-      // Fits 80 columns; Up/Down scroll the page, as everywhere.
-      return common + "Tab/Enter link  b/f back/fwd  +/- zoom  Esc"
+      // Fits 80 columns; Up/Down scroll the page, as everywhere. b and f move in the page
+      // history; Esc goes back to Settings, as it goes back from a country.
+      return common + "Tab/Enter link  b/f history  +/- zoom  Esc back"
     default: return common
     }
   }

@@ -85,6 +85,9 @@ public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
 
   /// The one line the tool prints for an error: `FILE: KIND: MESSAGE (WHERE)`.
   ///
+  /// `WHERE` lists the object, key and byte the error carries, leaving out what the message
+  /// already says (`no checksum object at byte 8`, never followed by `(byte 8)`).
+  ///
   /// - Parameters:
   ///   - error: The error.
   ///   - file: The file it concerns, when the error does not name one.
@@ -94,13 +97,24 @@ public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
     if let file = error.file ?? file { line += "\(file): " }
     if let summary = summary(for: error.code) { line += "\(summary): " }
     line += error.message
+    let message = error.message
     var place: [String] = []
-    if let path = error.identifierPath { place.append("object '\(path)'") }
-    if let key = error.key { place.append("key '\(key)'") }
-    if let offset = error.offset { place.append("byte \(offset)") }
+    if let path = error.identifierPath, !message.contains("'\(path)'") {
+      place.append("object '\(path)'")
+    }
+    if let key = error.key, !message.contains("'\(key)'") { place.append("key '\(key)'") }
+    if let offset = error.offset, !mentions(byte: offset, in: message) {
+      place.append("byte \(offset)")
+    }
     if !place.isEmpty { line += " (\(place.joined(separator: ", ")))" }
     // One line, whatever the message holds.
     return line.split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
+
+  /// Whether `text` names a byte offset, as `byte 8` (and not `byte 80`).
+  private static func mentions(byte offset: Int, in text: String) -> Bool {
+    let words = text.split { !$0.isLetter && !$0.isNumber }
+    return zip(words, words.dropFirst()).contains { $0 == "byte" && $1 == "\(offset)" }
   }
 
   /// Every status that means the command could not do what was asked (2 and above), in order.

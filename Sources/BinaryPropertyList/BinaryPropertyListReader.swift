@@ -82,7 +82,10 @@ public struct BinaryPropertyListReader: Sendable {
     guard count >= 1, count <= UInt64(limits.maxObjectCount) else {
       throw PropertyListError(
         count == 0 ? .malformed : .limitExceeded,
-        "trailer declares \(count) objects (limit \(limits.maxObjectCount))", offset: trailer + 8)
+        count == 0
+          ? "trailer declares no objects"
+          : "trailer declares \(count) objects, above the limit of \(limits.maxObjectCount)",
+        offset: trailer + 8)
     }
     guard top < count else {
       throw PropertyListError(.malformed, "top object \(top) is outside the \(count) objects")
@@ -108,7 +111,7 @@ public struct BinaryPropertyListReader: Sendable {
       guard offset >= 8, offset < tableStart else {
         throw PropertyListError(
           .malformed,
-          "object \(object) starts at \(offset), outside the object area 8..<\(tableStart)",
+          "the offset table puts object \(object) at \(offset), outside the objects, which are bytes 8 to \(tableStart - 1)",
           offset: tableStart + object * offsetWidth)
       }
     }
@@ -214,7 +217,8 @@ public struct BinaryPropertyListReader: Sendable {
     let (count, start) = try header(at: offset)
     guard count <= limits.maxDataLength else {
       throw PropertyListError(
-        .limitExceeded, "data of \(count) bytes (limit \(limits.maxDataLength))", offset: offset)
+        .limitExceeded, "data of \(count) bytes, above the limit of \(limits.maxDataLength)",
+        offset: offset)
     }
     try checkSpan(start: start, count: count, width: 1, at: offset)
     return bytes[start..<(start + count)]
@@ -230,7 +234,8 @@ public struct BinaryPropertyListReader: Sendable {
     let (count, start) = try header(at: offset)
     guard count <= limits.maxStringLength else {
       throw PropertyListError(
-        .limitExceeded, "string of \(count) characters (limit \(limits.maxStringLength))",
+        .limitExceeded,
+        "string of \(count) characters, above the limit of \(limits.maxStringLength)",
         offset: offset)
     }
     if marker == 0x5 {
@@ -302,7 +307,8 @@ public struct BinaryPropertyListReader: Sendable {
     let (count, start) = try header(at: offset)
     guard count <= limits.maxCollectionCount else {
       throw PropertyListError(
-        .limitExceeded, "container of \(count) elements (limit \(limits.maxCollectionCount))",
+        .limitExceeded,
+        "container of \(count) elements, above the limit of \(limits.maxCollectionCount)",
         offset: offset)
     }
     try checkSpan(

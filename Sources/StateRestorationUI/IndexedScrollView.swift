@@ -141,6 +141,10 @@ open class IndexedScrollView: ScrollView {
     contentOffset.y = min(max(0, contentOffset.y), maximumContentOffsetY)
   }
 
+  /// The content is laid out once the data is loaded; until then the restored offset waits,
+  /// and ``reloadData()`` brings it within the rows.
+  override var hasLaidOutContent: Bool { counts != nil }
+
   private func invalidateLayout() {
     if counts != nil { reloadData() }
   }

@@ -83,6 +83,14 @@ open class WebView: ScrollView {
     public var zoomScale: Double
   }
 
+  /// Measures a page as the app draws it, in the units of ``contentOffset``: its height at a
+  /// width and a zoom scale.
+  ///
+  /// Without it, a page is one unit a line, whatever the width and the zoom. An app that wraps
+  /// lines sets it, so that scrolling, the history's positions and restoration reach every row
+  /// it draws; after the view's width changes, ``layoutPage()`` measures the page again.
+  public var pageHeight: ((_ page: WebPage, _ width: Double, _ zoomScale: Double) -> Double)?
+
   /// Supplies pages.
   ///
   /// Setting it shows the current page if one is waiting.
@@ -152,6 +160,18 @@ open class WebView: ScrollView {
     show(scrollOffset: contentOffset.y, zoomScale: item.zoomScale)
   }
 
+  /// Measures the current page again, after its drawing changed (the view's width or the zoom
+  /// scale), and keeps the offset within it.
+  open func layoutPage() {
+    guard let page = currentPage else { return }
+    contentSize = Size(width: bounds.width, height: height(of: page))
+    contentOffset.y = min(max(0, contentOffset.y), maximumContentOffsetY)
+  }
+
+  private func height(of page: WebPage) -> Double {
+    pageHeight?(page, bounds.width, zoomScale) ?? Double(page.lines.count)
+  }
+
   private func move(to index: Int) {
     rememberPosition()
     currentIndex = index
@@ -180,10 +200,13 @@ open class WebView: ScrollView {
     loadCount += 1
     currentPage = page
     if let currentIndex { history[currentIndex].title = page.title }
-    contentSize = Size(width: bounds.width, height: Double(page.lines.count))
     self.zoomScale = zoomScale
+    contentSize = Size(width: bounds.width, height: height(of: page))
     contentOffset = Point(x: 0, y: min(max(0, scrollOffset), maximumContentOffsetY))
   }
+
+  /// The content is laid out once a page is shown, which places the offset within it.
+  override var hasLaidOutContent: Bool { currentPage != nil }
 
   private func showCurrentPageIfNeeded() {
     guard currentPage == nil, let item = currentItem else { return }

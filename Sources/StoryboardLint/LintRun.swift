@@ -65,9 +65,13 @@ public struct LintRun: Sendable {
     return failing > 0 ? .errorsFound : .clean
   }
 
-  /// One line per file that could not be read: `error: file:line: reason`.
-  public var failureLines: [String] {
-    failures.map { "error: \($0)" }
+  /// One line per file that could not be read, `TOOL: file:line: reason`, as command-line
+  /// tools report an error of their own (unlike the findings, which concern the files).
+  ///
+  /// - Parameter toolName: The name of the program that prints the lines.
+  /// - Returns: The lines, without newlines.
+  public func failureLines(toolName: String) -> [String] {
+    failures.map { "\(toolName): \($0)" }
   }
 
   // MARK: Text

@@ -24,7 +24,8 @@ public struct Lint: ParsableCommand {
       Exit status:
         0   no errors (warnings and notes only)
         1   at least one error (or warning, with --warnings-as-errors)
-        2   a file is missing or cannot be read as a storyboard or XIB
+        2   a file is missing or cannot be read as a storyboard or XIB (one line
+            each on standard error, after the tool's name)
         64  the command line is wrong
       """
   )
@@ -44,11 +45,18 @@ public struct Lint: ParsableCommand {
   /// Creates the command with no arguments; ArgumentParser fills them in.
   public init() {}
 
+  /// The name errors of the tool itself begin with: the program's, as the tool that mounts
+  /// this command names its own errors (`restoration-archive-tool: FILE: WHAT`).
+  static var toolName: String {
+    guard let program = CommandLine.arguments.first, !program.isEmpty else { return "lint" }
+    return URL(fileURLWithPath: program).lastPathComponent
+  }
+
   /// Lints the files, prints the report, and exits with the documented status.
   public func run() throws {
     let result = LintRun(files: files)
     print(json ? result.json() : result.text, terminator: "")
-    for line in result.failureLines {
+    for line in result.failureLines(toolName: Self.toolName) {
       FileHandle.standardError.write(Data((line + "\n").utf8))
     }
     let status = result.exitStatus(warningsAsErrors: warningsAsErrors)

@@ -26,7 +26,7 @@ struct Dump: ParsableCommand {
   var json = false
 
   func run() throws {
-    let archive = try loadArchive(file.archive)
+    let archive = try loadArchive(try file.source())
     write(json ? ArchiveDump.json(archive) : ArchiveDump.text(archive))
   }
 }
@@ -59,7 +59,7 @@ struct Paths: ParsableCommand {
   }
 
   func run() throws {
-    let archive = try loadArchive(file.archive)
+    let archive = try loadArchive(try file.source())
     if tree {
       write(ArchivePaths.tree(archive))
     } else if dot {
@@ -79,16 +79,21 @@ struct Diff: ParsableCommand {
       matched by identifier path; under a changed object, each field and key that differs, \
       with its old and new value. The order of the objects is not compared.
 
+      With --bundle-id, give one archive, such as a copy kept before using the app: it is \
+      compared with the archive the app has saved since.
+
       Exit status: 0 when the archives are equal, 1 when they differ, 2 or more when an \
       archive cannot be read (see `restoration-archive-tool --help`).
       """
   )
 
   @Argument(help: "The archive before.")
-  var old: String
+  var old: String?
 
-  @Argument(help: "The archive after.")
-  var new: String
+  @Argument(help: "The archive after; with --bundle-id, the app's archive is the one after.")
+  var new: String?
+
+  @OptionGroup var app: AppArchiveOptions
 
   @Option(
     name: .customLong("ignore-key"),
@@ -100,9 +105,25 @@ struct Diff: ParsableCommand {
   )
   var ignoredKeys: [String] = []
 
+  func validate() throws {
+    switch (old, new, app.isGiven) {
+    case (.some, .some, false), (.some, nil, true): break
+    case (_, _, true):
+      throw ValidationError(
+        "With --bundle-id, give one archive: it is compared with the app's archive.")
+    default:
+      throw ValidationError(
+        "Give the two archives to compare, or one and --bundle-id for the app's archive.")
+    }
+  }
+
   func run() throws {
-    let before = try loadArchive(old)
-    let after = try loadArchive(new)
+    // validate() has checked that these name two archives.
+    guard let old, let newSource = try app.source() ?? new.map(ArchiveSource.file) else {
+      throw ValidationError("Give the two archives to compare.")
+    }
+    let before = try loadArchive(.file(old))
+    let after = try loadArchive(newSource)
     let diff = ArchiveDiff(from: before, to: after, ignoring: Set(ignoredKeys))
     write(diff.text())
     if !diff.isEmpty { throw ExitCode(ToolExitStatus.differencesFound.rawValue) }
@@ -147,7 +168,7 @@ struct Sizes: ParsableCommand {
   }
 
   func run() throws {
-    let data = try readFile(file.archive)
+    let data = try readFile(try file.source())
     let archive = try decode(data)
     let limit = ByteCount(parsing: budget) ?? ByteCount(64 << 10)
     write(ArchiveSizes(archive).text(budget: limit, limit: top, fileSize: data.bytes.count))
@@ -181,16 +202,17 @@ struct Validate: ParsableCommand {
   @OptionGroup var file: ArchiveArgument
 
   func run() throws {
-    let data = try readFile(file.archive)
+    let source = try file.source()
+    let data = try readFile(source)
     let validation = ArchiveValidation(bytes: data.bytes)
     // The reader stops at the first problem of a file it cannot decode, so there is no list of
     // findings to print: report it as `dump` and the others do, so scripts can treat every
     // status of 2 or more alike (one line on standard error, standard output empty).
     if let error = validation.readError {
-      printError(ToolExitStatus.message(for: error, file: file.archive))
+      printError(ToolExitStatus.message(for: error, file: source.path))
       throw ExitCode(validation.exitStatus.rawValue)
     }
-    write(validation.text(file: file.archive))
+    write(validation.text(file: source.path))
     let status = validation.exitStatus
     if status != .success { throw ExitCode(status.rawValue) }
   }

@@ -13,7 +13,11 @@ struct RestorationArchiveTool: ParsableCommand {
     abstract: "Inspect, compare, measure and check state restoration archives.",
     discussion: """
       An archive is the `data.data` file the engine saves, under \
-      `<state root>/Saved Application State/<bundle id>.savedState/`.
+      `<state folder>/Saved Application State/<bundle id>.savedState/`. Give its path, or \
+      let `--bundle-id ID` find it: `restoration-archive-tool dump --bundle-id \
+      com.example.Restorer`. The state folder is `--state-dir`, else \
+      $XDG_STATE_HOME/swift-state-restoration, else ~/.local/state/swift-state-restoration, \
+      where the library and the Restorer demo keep it.
 
       Exit status:
       \(ToolExitStatus.helpText)

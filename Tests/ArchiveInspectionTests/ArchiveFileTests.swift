@@ -87,8 +87,20 @@ import Testing
       identifierPath: "Tab/:[0]:/First", key: "a", offset: 120)
     #expect(
       ToolExitStatus.message(for: error)
-        == "data.data: damaged archive: dictionary repeats the key 'a' and more (object 'Tab/:[0]:/First', key 'a', byte 120)"
+        == "data.data: damaged archive: dictionary repeats the key 'a' and more (object 'Tab/:[0]:/First', byte 120)"
     )
+    // Said once: a place the message names already is not repeated after it.
+    let said = RestorationError(
+      .notArchive, "no checksum object at byte 8", file: "data.data", offset: 8)
+    #expect(
+      ToolExitStatus.message(for: said)
+        == "data.data: not a restoration archive: no checksum object at byte 8")
+    let keyed = RestorationError(
+      .malformed, "dictionary repeats the key 'a'", file: "data.data",
+      identifierPath: "Tab", key: "a", offset: 80)
+    #expect(
+      ToolExitStatus.message(for: keyed)
+        == "data.data: damaged archive: dictionary repeats the key 'a' (object 'Tab', byte 80)")
     let unnamed = RestorationError(.unsupportedVersion, "archive format 3.0 is newer")
     #expect(
       ToolExitStatus.message(for: unnamed, file: "x.data")

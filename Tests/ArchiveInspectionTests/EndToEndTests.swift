@@ -189,6 +189,110 @@ import Testing
       containing: "No such file")
   }
 
+  // MARK: An app's archive, by bundle identifier
+
+  /// Writes an archive where an app with that bundle identifier saves it under `stateRoot`.
+  private func saveAppArchive(
+    _ bytes: [UInt8], bundleIdentifier: String, stateRoot: URL
+  ) throws -> String {
+    let store = try FileArchiveStore(stateRoot: stateRoot.path, bundleIdentifier: bundleIdentifier)
+    try store.write(bytes, to: .archive)
+    return store.path(of: .archive)
+  }
+
+  @Test func bundleIdFindsTheAppsArchiveForEverySubcommand() throws {
+    let files = try Files()
+    let archive = try DemoArchives.talkDemo()
+    let bytes = try archive.encoded()
+    let stateRoot = files.folder.appendingPathComponent("state")
+    let path = try saveAppArchive(
+      bytes, bundleIdentifier: "com.example.Restorer", stateRoot: stateRoot)
+    let app = ["--bundle-id", "com.example.Restorer", "--state-dir", stateRoot.path]
+    for subcommand in [["dump"], ["dump", "--json"], ["paths", "--tree"], ["sizes"]] {
+      let byFile = try ArchiveTool.run(subcommand + [path])
+      let byBundle = try ArchiveTool.run(subcommand + app)
+      expectSuccess(byBundle)
+      #expect(byBundle.standardOutput == byFile.standardOutput, "\(subcommand)")
+    }
+    let validate = try ArchiveTool.run(["validate"] + app)
+    expectSuccess(validate)
+    #expect(validate.standardOutput == "\(path): valid (format 2.0, 5 objects, 0 warnings)\n")
+
+    // `diff` compares one file, such as a copy kept earlier, with the app's archive now.
+    let old = try files.write(try DemoArchives.talkDemo(sliderValue: 0.5).encoded(), "old.data")
+    let diff = try ArchiveTool.run(["diff", old] + app)
+    #expect(diff.status == 1, "\(diff.standardError)")
+    #expect(diff.standardOutput.contains("~ encodingKeySliderValue: 0.5 -> 0.8926057\n"))
+  }
+
+  @Test func bundleIdDefaultsToTheStateFolderTheLibraryAndTheDemoUse() throws {
+    let files = try Files()
+    let bytes = try DemoArchives.talkDemo().encoded()
+    let expected = ArchiveDump.text(try DemoArchives.talkDemo())
+    let arguments = ["dump", "--bundle-id", "com.example.Restorer"]
+
+    // $XDG_STATE_HOME/swift-state-restoration first...
+    let xdg = files.folder.appendingPathComponent("xdg")
+    _ = try saveAppArchive(
+      bytes, bundleIdentifier: "com.example.Restorer",
+      stateRoot: xdg.appendingPathComponent("swift-state-restoration"))
+    let fromXDG = try ArchiveTool.run(
+      arguments, environment: ["XDG_STATE_HOME": xdg.path, "HOME": "/nonexistent"])
+    expectSuccess(fromXDG)
+    #expect(fromXDG.standardOutput == expected)
+    #expect(
+      FileArchiveStore.defaultStateRoot { ["XDG_STATE_HOME": xdg.path][$0] }
+        == xdg.appendingPathComponent("swift-state-restoration").path)
+
+    // ...else ~/.local/state/swift-state-restoration, as the Restorer demo saves it.
+    let home = files.folder.appendingPathComponent("home")
+    _ = try saveAppArchive(
+      bytes, bundleIdentifier: "com.example.Restorer",
+      stateRoot: home.appendingPathComponent(".local/state/swift-state-restoration"))
+    let fromHome = try ArchiveTool.run(
+      arguments, environment: ["XDG_STATE_HOME": nil, "HOME": home.path])
+    expectSuccess(fromHome)
+    #expect(fromHome.standardOutput == expected)
+  }
+
+  @Test func anAppWithoutSavedStateIsOneLineThatSaysSo() throws {
+    let files = try Files()
+    let stateRoot = files.folder.path
+    let result = try ArchiveTool.run([
+      "dump", "--bundle-id", "com.example.Nothing", "--state-dir", stateRoot,
+    ])
+    let path =
+      "\(stateRoot)/Saved Application State/com.example.Nothing.savedState/data.data"
+    expectOneLineError(
+      result, path: path, status: .unreadable,
+      containing: "no saved state for com.example.Nothing (no such file)")
+  }
+
+  @Test(arguments: [
+    (["dump"], "Give the archive file, or --bundle-id for the archive an app saved."),
+    (
+      ["dump", "data.data", "--bundle-id", "com.example.Restorer"],
+      "Give the archive file or --bundle-id, not both."
+    ),
+    (["paths", "data.data", "--state-dir", "/tmp"], "--state-dir is used only with --bundle-id."),
+    (["sizes", "--bundle-id", "../etc"], "--bundle-id: bundle identifier \"../etc\" contains"),
+    (["validate"], "Give the archive file, or --bundle-id for the archive an app saved."),
+    (["diff", "old.data"], "Give the two archives to compare, or one and --bundle-id"),
+    (["diff", "--bundle-id", "com.example.Restorer"], "With --bundle-id, give one archive"),
+    (
+      ["diff", "a.data", "b.data", "--bundle-id", "com.example.Restorer"],
+      "With --bundle-id, give one archive"
+    ),
+  ])
+  func aFileAndABundleIdTogetherOrNeitherAreUsageErrors(
+    arguments: [String], message: String
+  ) throws {
+    let result = try ArchiveTool.run(arguments)
+    #expect(result.status == ToolExitStatus.usage.rawValue, "\(result.standardError)")
+    #expect(result.standardOutput.isEmpty)
+    #expect(result.standardError.hasPrefix("Error: \(message)"), "\(result.standardError)")
+  }
+
   // MARK: Bad files
 
   private func folderPath(_ files: Files, _ name: String) -> String {
@@ -238,6 +342,39 @@ import Testing
     }
   }
 
+  @Test func errorLinesSayEachPlaceOnceInPlainWords() throws {
+    let files = try Files()
+    let good = try DemoArchives.talkDemo().encoded()
+    let trailer = good.count - 32
+    let table = good[(trailer + 24)..<(trailer + 32)].reduce(0) { $0 << 8 | Int($1) }
+    // The first object's entry in the offset table points past the objects.
+    var outside = good
+    for index in 0..<Int(good[trailer + 6]) { outside[table + index] = 0xFF }
+    // The trailer declares more objects than the reader accepts.
+    var many = good
+    for index in (trailer + 8)..<(trailer + 16) { many[index] = index == trailer + 8 ? 0x0F : 0xFF }
+    let cases: [(String, String)] = [
+      (
+        try files.write(try PropertyList.write(.dictionary(["a": .integer(1)])), "other.plist"),
+        "not a restoration archive: no checksum object at byte 8\n"
+      ),
+      (try files.write(outside, "outside.data"), "outside the objects, which are bytes 8 to "),
+      (try files.write(many, "many.data"), "objects, above the limit of 16777216 (byte "),
+    ]
+    for (path, words) in cases {
+      let result = try ArchiveTool.run(["dump", path])
+      #expect(result.standardError.contains(words), "\(result.standardError)")
+      let line = result.standardError
+      // A byte named once, no Swift range syntax, no parentheses one after the other.
+      let bytes = line.split(separator: " ").enumerated().filter { $0.element.hasPrefix("byte") }
+        .map {
+          line.split(separator: " ")[$0.offset + 1].trimmingCharacters(in: .punctuationCharacters)
+        }
+      #expect(Set(bytes).count == bytes.count, "\(line)")
+      #expect(!line.contains("..<") && !line.contains(") ("), "\(line)")
+    }
+  }
+
   @Test(.enabled(if: ArchiveTool.timeoutCommand != nil, "coreutils' timeout is not installed"))
   func aFIFOWithoutAWriterIsRefusedAtOnce() throws {
     // Opening a FIFO for reading waits for a writer; the tool must not wait forever on one
@@ -262,7 +399,7 @@ import Testing
     #expect(both.standardError.contains("Choose one of --tree and --dot."))
     let none = try ArchiveTool.run(["dump"])
     #expect(none.status == ToolExitStatus.usage.rawValue)
-    #expect(none.standardError.contains("Missing expected argument '<archive>'"))
+    #expect(none.standardError.contains("Give the archive file, or --bundle-id"))
     let unknown = try ArchiveTool.run(["frobnicate"])
     #expect(unknown.status == ToolExitStatus.usage.rawValue)
   }

@@ -76,18 +76,44 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let app = RestorerProcess(stateDirectory: folder)
-    // Settings, Push Me!, follow the second link, scroll 6 lines, zoom in, Home.
-    let first = try app.run(keys: "2 down enter tab enter down*6 + h")
+    // Settings, Push Me!, follow the second link, scroll 7 rows (to paragraph 3), zoom in, Home.
+    let first = try app.run(keys: "2 down enter tab enter down*7 + h")
     #expect(first.status == 0, "\(first.standardError)")
 
     let second = try app.run(keys: "h")
     #expect(second.standardOutput.contains(" Restoration Classes   (b: back)"))
     #expect(second.standardOutput.contains("zoom 125%"))
-    #expect(second.standardOutput.contains("   Paragraph 5: the restored page"))
-    #expect(!second.standardOutput.contains("   Paragraph 4: the restored page"))
+    #expect(second.standardOutput.contains("   Paragraph 3: the restored page"))
+    #expect(!second.standardOutput.contains("   Paragraph 2: the restored page"))
 
     let third = try app.run(keys: "b")
     #expect(third.standardOutput.contains(" Restorer   (f: forward)"))
+  }
+
+  @Test func webViewZoomChangesTheTextBothWaysAndTheHelpSaysWhatEscDoes() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    /// The first row of the page's text, and the help line, of the last screen printed.
+    func screen(_ keys: String) throws -> (first: String, help: String) {
+      let result = try app.run(keys: "2 down enter down*2 \(keys)")
+      #expect(result.status == 0, "\(result.standardError)")
+      let lines = result.standardOutput.split(separator: "\n").map(String.init)
+      let top = try #require(lines.lastIndex { $0.hasPrefix(" Restorer ") })
+      return (lines[top + 5], lines[top + 23])
+    }
+    let actual = try screen("")
+    #expect(actual.first == "   Paragraph 1: the restored page keeps its scroll")
+    #expect(actual.help.hasSuffix("+/- zoom  Esc back"))
+    // Zooming out shows more of each paragraph on a row...
+    #expect(
+      try screen("- -").first
+        == "   Paragraph 1: the restored page keeps its scroll position and zoom.")
+    // ...zooming in less, the rest on the next rows rather than cut off.
+    let zoomedIn = try app.run(keys: "2 down enter down*2 + + +")
+    #expect(
+      zoomedIn.standardOutput.contains("   Paragraph 1: the restored\n   page keeps its scroll\n"))
+    #expect(zoomedIn.standardOutput.contains("zoom 195%"))
   }
 
   @Test func forceQuitStartsFreshAndDeveloperModeKeepsTheState() throws {
@@ -174,6 +200,22 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     #expect(help.standardOutput.contains("--crash-during-restore"))
   }
 
+  @Test func helpSaysWhatTheSnapshotIsAndHowToSeeItLonger() throws {
+    var environment = ProcessInfo.processInfo.environment
+    environment["COLUMNS"] = "80"
+    let help = try TestSupport.run(RestorerProcess.path(), ["--help"], environment: environment)
+    let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(
+      text.contains("as iOS shows a screenshot of an app's last screen while the app relaunches"))
+    #expect(text.contains("The snapshot stays only as long as restoration takes"))
+    #expect(text.contains("--show-snapshot <seconds>"))
+    for arguments in [["--show-snapshot", "-1"], ["--show-snapshot", "1", "--keys", "h"]] {
+      let wrong = try TestSupport.run(RestorerProcess.path(), arguments)
+      #expect(wrong.status == 64, "\(arguments): \(wrong.standardError)")
+      #expect(wrong.standardError.contains("--show-snapshot"))
+    }
+  }
+
   @Test func aCrashDuringRestorationSaysWhatHappensNextAndWhereTheLogIs() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -224,6 +266,25 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
       #expect(!error.contains("NSCocoaErrorDomain"))
       #expect(error.contains("\(file.path) is a file") || error.contains("file of that name"))
     }
+  }
+
+  @Test func theArchiveToolFindsTheDemosStateByItsBundleIdentifier() throws {
+    // No path to type: the tool looks where the demo saves by default.
+    let home = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: home) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["HOME"] = home.path
+    environment["XDG_STATE_HOME"] = nil
+    let session = try TestSupport.run(
+      RestorerProcess.path(), ["--keys", "down*2 enter h"], environment: environment)
+    #expect(session.status == 0, "\(session.standardError)")
+    let tool = try BuiltExecutable.path(
+      named: "restoration-archive-tool", variable: "RESTORATION_ARCHIVE_TOOL")
+    let paths = try TestSupport.run(
+      tool, ["paths", "--bundle-id", "com.example.Restorer"], environment: environment)
+    #expect(paths.status == 0, "\(paths.standardError)")
+    #expect(
+      paths.standardOutput.contains("TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID\n"))
   }
 
   @Test func defaultStateFolderIsUnderHOME() throws {

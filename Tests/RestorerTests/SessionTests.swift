@@ -96,7 +96,8 @@ import Testing
     let frame = session.render()
     #expect(frame.lines[3].hasPrefix(" Restoration Classes   (b: back)"))
     #expect(frame.lines[1].contains("zoom 156%"))
-    #expect(frame.lines[5].contains("Paragraph 3"))
+    // Row 4 was the end of paragraph 1; zooming keeps that paragraph at the top.
+    #expect(frame.lines[5].contains("Paragraph 1"))
     try press(session, "b")
     #expect(session.render().lines[3].hasPrefix(" Restorer   (f: forward)"))
   }
@@ -181,24 +182,28 @@ import Testing
     #expect(session.status == "Back to Settings.")
   }
 
-  @Test func webViewScrollsByLinePageAndToItsEnds() throws {
+  @Test func webViewScrollsByRowPageAndToItsEnds() throws {
     let harness = try makeHarness()
     harness.launch()
-    // 6 content lines: the title, the links, and 4 lines of the page.
+    // 6 content lines: the title, the links, and 4 rows of the page; at 100% its text wraps
+    // at 48 columns, so each paragraph takes 2 rows.
     let session = RestorerSession(application: harness.application, width: 80, height: 12)
     try press(session, "2 down enter")
     #expect(session.render().lines[5].hasPrefix("   Welcome to Restorer"))
     try press(session, "down*2")
     #expect(session.render().lines[5].hasPrefix("   Paragraph 1:"))
     try press(session, "pgdn")
-    #expect(session.render().lines[5].hasPrefix("   Paragraph 5:"))
+    #expect(session.render().lines[5].hasPrefix("   Paragraph 3:"))
     try press(session, "up")
-    #expect(session.render().lines[5].hasPrefix("   Paragraph 4:"))
+    #expect(
+      session.render().lines[5]
+        == "   position and zoom.".padding(toLength: 80, withPad: " ", startingAt: 0))
     try press(session, "pgup")
     #expect(session.render().lines[5].hasPrefix("   Follow a link"))
     try press(session, "end")
     let end = session.render()
-    #expect(end.lines[8].hasPrefix("   Paragraph 40:"))
+    #expect(end.lines[7].hasPrefix("   Paragraph 40:"))
+    #expect(end.lines[8].hasPrefix("   position and zoom."))
     try press(session, "home")
     #expect(session.render().lines[5].hasPrefix("   Welcome to Restorer"))
   }
@@ -217,22 +222,65 @@ import Testing
     #expect(help().hasPrefix(" h Home  Q force quit  1/2 tabs"))  // the web view
     session.resize(width: 80, height: 24)
     let wide = session.render().lines[23].trimmingCharacters(in: .whitespaces)
-    #expect(wide.hasSuffix("+/- zoom  Esc"))  // not cut at 80 columns
+    #expect(wide.hasSuffix("+/- zoom  Esc back"))  // not cut at 80 columns, Esc explained
   }
 
-  @Test func zoomingInShowsLessOfEachLine() throws {
+  /// Every content row of the web page, from its top to its end, as drawn.
+  private func allPageRows(_ session: RestorerSession) throws -> [String] {
+    try press(session, "home")
+    var rows: [String] = []
+    var seen: Set<[String]> = []
+    while true {
+      let frame = session.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+      let content = frame[5..<(frame.count - 3)].map(String.init)
+      guard seen.insert(content).inserted else { break }
+      rows.append(contentsOf: content.prefix(1))
+      try press(session, "down")
+    }
+    // The last screen, below its first row.
+    let last = session.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+    rows.append(contentsOf: last[6..<(last.count - 3)].map(String.init))
+    return rows
+  }
+
+  @Test func zoomWrapsTheTextNarrowerOrWiderAndCutsNothing() throws {
     let harness = try makeHarness()
     harness.launch()
     let session = RestorerSession(application: harness.application, width: 80, height: 24)
     try press(session, "2 down enter down*2")
-    let line = "   Paragraph 1: the restored page keeps its scroll position and zoom."
-    #expect(session.render().text.split(separator: "\n")[5] == line)
-    try press(session, "+ + +")  // 195%: 77 columns show 39 characters
-    let zoomed = session.render()
-    #expect(zoomed.lines[1].contains("zoom 195%"))
-    #expect(zoomed.text.split(separator: "\n")[5] == line.prefix(3 + 39))
-    try press(session, "- - -")  // zooming out leaves the lines whole
-    #expect(session.render().text.split(separator: "\n")[5] == line)
+    func firstRow() -> String { String(session.render().text.split(separator: "\n")[5]) }
+    // At 100% the text is 48 columns wide, as on a phone.
+    #expect(firstRow() == "   Paragraph 1: the restored page keeps its scroll")
+    try press(session, "-")  // 80%: 60 columns
+    #expect(firstRow() == "   Paragraph 1: the restored page keeps its scroll position and")
+    try press(session, "-")  // 64%: the whole line
+    #expect(firstRow() == "   Paragraph 1: the restored page keeps its scroll position and zoom.")
+    try press(session, "- -")  // where the text fills the screen, zooming out stops and says so
+    #expect(session.render().lines[1].contains("zoom 62%"))
+    #expect(session.status.hasPrefix("Zoomed out as far as it goes"))
+    try press(session, "+ + + + +")  // back on the steps of 25%: 80, 100, 125, 156, 195%
+    #expect(session.render().lines[1].contains("zoom 195%"))
+    #expect(firstRow() == "   Paragraph 1: the restored")  // 25 columns
+    // At every zoom, scrolling reaches every word of the page, and no row is cut.
+    let page = try #require(
+      (session.visibleController as? WebViewController)?.webView.currentPage?.lines)
+    let words = page.flatMap { $0.split(separator: " ") }
+    for zoom in ["-", "- -", "- - - - -", "+ + +", "+ + + + + + + + +"] {
+      let rows = try allPageRows(session)
+      #expect(rows.flatMap { $0.split(separator: " ") } == words, "\(session.render().lines[1])")
+      try press(session, zoom)
+    }
+  }
+
+  @Test func leavingAndComingBackKeepsTheWebViewsRow() throws {
+    let harness = try makeHarness()
+    harness.launch()
+    let session = RestorerSession(application: harness.application, width: 80, height: 24)
+    try press(session, "2 down enter down*3")  // the second row of paragraph 1
+    let row = session.render().lines[5]
+    #expect(row.hasPrefix("   position and zoom."))
+    try press(session, "1 2")
+    #expect(session.render().lines[5] == row)
   }
 
   @Test func countryNamesHaveNoStraySpaces() throws {

@@ -29,6 +29,21 @@ import Testing
     #expect(names == ["data.data"])
   }
 
+  @Test func theDefaultStateRootFollowsTheXDGSpecification() {
+    func root(_ variables: [String: String]) -> String? {
+      FileArchiveStore.defaultStateRoot { variables[$0] }
+    }
+    #expect(
+      root(["XDG_STATE_HOME": "/state/", "HOME": "/home/u"]) == "/state/swift-state-restoration")
+    // A relative XDG_STATE_HOME is ignored, as the specification asks.
+    #expect(
+      root(["XDG_STATE_HOME": "state", "HOME": "/home/u/"])
+        == "/home/u/.local/state/swift-state-restoration")
+    #expect(root(["HOME": "/"]) == "/.local/state/swift-state-restoration")
+    // Without a usable HOME, the user database's home folder.
+    #expect(root(["HOME": "relative"])?.hasSuffix("/.local/state/swift-state-restoration") != false)
+  }
+
   @Test func restoreFromDiskThenTheArchiveIsGone() throws {
     let root = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }

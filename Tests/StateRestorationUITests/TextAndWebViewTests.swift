@@ -150,6 +150,82 @@ import Testing
   }
 }
 
+/// A controller whose view is one scroll view, with content of a height the app decides.
+final class DocumentViewController: ViewController {
+  let scrollView = ScrollView(restorationIdentifier: "Scroll")
+  let contentHeight: Double
+
+  init(contentHeight: Double) {
+    self.contentHeight = contentHeight
+    super.init(restorationIdentifier: "Document")
+  }
+
+  override func loadView() {
+    let root = View()
+    root.addSubview(scrollView)
+    setView(root)
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    scrollView.bounds = Size(width: 320, height: 400)
+    scrollView.contentSize = Size(width: 320, height: contentHeight)
+  }
+}
+
+@Suite struct ScrollViewTests {
+  /// An app whose document is `height` high at each launch, as `heights` says.
+  private final class Delegate: OptingInApplicationDelegate {
+    let controller: DocumentViewController
+    init(height: Double) {
+      controller = DocumentViewController(contentHeight: height)
+    }
+    override func applicationWillFinishLaunching(_ application: Application) {
+      application.addWindow(Window(rootViewController: controller))
+    }
+  }
+
+  @Test func anOffsetPastContentThatShrankComesBackAtTheEndWithANote() throws {
+    var heights = [6000.0, 1800]
+    let harness = ApplicationHarness { Delegate(height: heights.removeFirst()) }
+    harness.launch()
+    let first = try #require((harness.application.delegate as? Delegate)?.controller)
+    first.scrollView.contentOffset.y = 4200
+
+    // The document is shorter at the next launch: as a table does, the view shows its end
+    // instead of an empty screen past it.
+    let restart = harness.restartAndRestore()
+    let restored = try #require((restart.application.delegate as? Delegate)?.controller)
+    #expect(restored.scrollView.contentOffset == Point(x: 0, y: 1400))
+    #expect(restart.report.status(of: "Document/Scroll") == .restored)
+    #expect(
+      restart.report.entry(for: "Document/Scroll")?.notes == [
+        "content offset (0, 4200) lies past the content (size 320x1800, view 320x400); restored at (0, 1400)"
+      ])
+  }
+
+  @Test func anOffsetWithinTheContentComesBackAsItWas() throws {
+    let harness = ApplicationHarness { Delegate(height: 6000) }
+    harness.launch()
+    let first = try #require((harness.application.delegate as? Delegate)?.controller)
+    first.scrollView.contentOffset = Point(x: 0, y: 4200)
+    let restart = harness.restartAndRestore()
+    let restored = try #require((restart.application.delegate as? Delegate)?.controller)
+    #expect(restored.scrollView.contentOffset == Point(x: 0, y: 4200))
+    #expect(restart.report.entry(for: "Document/Scroll")?.notes == [])
+  }
+
+  @Test func aViewWithoutContentYetKeepsTheOffset() throws {
+    // Content laid out after restoration (size still zero at its end) is the app's to check.
+    let view = ScrollView(restorationIdentifier: "Scroll")
+    view.contentOffset.y = 4200
+    let saved = try encodedState(of: view)
+    let restored = ScrollView(restorationIdentifier: "Scroll")
+    try restore(restored, from: saved)
+    #expect(restored.contentOffset.y == 4200)
+  }
+}
+
 @Suite struct WebViewTests {
   /// Visits three pages, goes back once, scrolls and zooms.
   private func browse(_ web: WebView) {
@@ -193,6 +269,31 @@ import Testing
     #expect(restored.currentPage?.title == "Restorer")
     #expect(restored.contentOffset.y == 5)
     #expect(restored.zoomScale == 1)
+  }
+
+  @Test func aPageMeasuredAsDrawnScrollsAndRestoresByItsRows() throws {
+    // An app that wraps each line into two rows at 100%, and more as it zooms in.
+    func measured(_ view: WebView) -> WebView {
+      view.pageHeight = { page, _, zoomScale in Double(page.lines.count) * 2 * zoomScale }
+      return view
+    }
+    let pages = BundledPages()
+    let web = measured(WebView(restorationIdentifier: "WebView"))
+    web.pageSource = pages
+    web.load(BundledPages.home)
+    let lines = Double(web.currentPage?.lines.count ?? 0)
+    #expect(web.contentSize.height == 2 * lines)
+    web.zoomScale = 2
+    web.layoutPage()
+    #expect(web.contentSize.height == 4 * lines)
+    web.scroll(by: 3 * lines)  // past the page's line count: rows, not lines
+    #expect(web.contentOffset.y == 3 * lines)
+
+    let restored = measured(WebView(restorationIdentifier: "WebView"))
+    restored.pageSource = pages
+    try restore(restored, from: try encodedState(of: web))
+    #expect(restored.zoomScale == 2)
+    #expect(restored.contentOffset.y == 3 * lines)
   }
 
   @Test func pageSourceSetAfterDecodeShowsThePage() throws {

@@ -19,7 +19,8 @@ import Testing
     let missing = LintRun(files: [Fixtures.local("Gap.storyboard"), "/nope/Missing.storyboard"])
     #expect(missing.exitStatus() == .unreadableFile)
     #expect(missing.reports.count == 1)
-    #expect(missing.failureLines == ["error: /nope/Missing.storyboard: no such file"])
+    #expect(
+      missing.failureLines(toolName: "tool") == ["tool: /nope/Missing.storyboard: no such file"])
   }
 
   @Test func theTextListsPathsThenFindingsThenASummary() {
@@ -32,7 +33,9 @@ import Testing
     #expect(lines[1] == "  restoration paths:")
     #expect(lines[2] == "    Tabs               tabBarController 'Tabs', line 7")
     #expect(lines[3] == "    Tabs/:[1]:/Second  viewController 'Second', line 35")
-    #expect(lines[4].hasPrefix("\(file):17: warning: is a tab of tabBarController 'Tabs'"))
+    #expect(
+      lines[4].hasPrefix(
+        "\(file):17: warning: navigationController (id nav) is a tab of tabBarController 'Tabs'"))
     #expect(lines[5].hasPrefix("\(file):26: error: "))
     #expect(lines[6] == "1 file checked: 1 error, 1 warning, 0 notes; 1 file could not be read")
     #expect(lines.count == 8 && lines[7].isEmpty)
@@ -111,6 +114,31 @@ import Testing
     #expect(lines.last == "2 files checked: 2 errors, 2 warnings, 0 notes")
   }
 
+  @Test func everyFindingLineSaysWhichObjectItIsAbout() throws {
+    // Each message is a sentence with its subject: the object (by class, identifier, storyboard
+    // identifier or object ID), or the file; never a bare "has ..." or "is ...".
+    let fixtures = [
+      "CellIdentifier.storyboard", "Container.storyboard", "ControllerInNib.xib",
+      "DuplicateViews.storyboard", "Gap.storyboard", "Segues.storyboard", "Tabs.storyboard",
+      "UnidentifiedRoot.storyboard", "UseStoryboardID.storyboard",
+    ].map(Fixtures.local)
+    let result = try runProduct("restoration-archive-tool", ["lint"] + fixtures)
+    let findings = result.standardOutput.split(separator: "\n").filter {
+      $0.contains(": error: ") || $0.contains(": warning: ") || $0.contains(": note: ")
+    }
+    #expect(findings.count == 15)
+    for line in findings {
+      let message = try #require(line.split(separator: ": ", maxSplits: 2).last)
+      let firstWord = message.prefix { $0 != " " }
+      #expect(!["has", "is", "restoration", "a"].contains(firstWord), "\(line)")
+      // Nothing said twice, such as the identifier in the subject and again after it.
+      let identifiers = message.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }
+      #expect(
+        Set(identifiers.map(\.element)).count == identifiers.count
+          || line.contains("same restoration identifier as"), "\(line)")
+    }
+  }
+
   @Test func warningsFailOnlyWhenAsked() throws {
     let file = Fixtures.local("Segues.storyboard")
     #expect(try runProduct("restoration-archive-tool", ["lint", file]).status == 0)
@@ -120,9 +148,13 @@ import Testing
   }
 
   @Test func aMissingOrMalformedFileIsOneClearLineAndStatusTwo() throws {
+    // The tool's own errors start with its name, as those of its other subcommands do.
     let missing = try runProduct("restoration-archive-tool", ["lint", "/nope/Main.storyboard"])
     #expect(missing.status == 2)
-    #expect(missing.standardError == "error: /nope/Main.storyboard: no such file\n")
+    #expect(
+      missing.standardError == "restoration-archive-tool: /nope/Main.storyboard: no such file\n")
+    let dump = try runProduct("restoration-archive-tool", ["dump", "/nope/data.data"])
+    #expect(dump.standardError.hasPrefix("restoration-archive-tool: /nope/data.data: "))
 
     let truncated = Fixtures.local("Truncated.storyboard")
     let malformed = try runProduct(
@@ -130,7 +162,9 @@ import Testing
     #expect(malformed.status == 2)
     let errorLines = malformed.standardError.split(separator: "\n")
     #expect(errorLines.count == 1)
-    #expect(errorLines.first?.hasPrefix("error: \(truncated):4: not well-formed XML") == true)
+    #expect(
+      errorLines.first?.hasPrefix("restoration-archive-tool: \(truncated):4: not well-formed XML")
+        == true)
     #expect(malformed.standardOutput.contains("Gap.storyboard:26: error:"))
   }
 

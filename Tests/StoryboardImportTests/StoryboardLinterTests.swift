@@ -215,14 +215,16 @@ struct StoryboardLinterTests {
     let error = try #require(gap.findings(.gapInChain).first)
     #expect(error.object == "tableViewController 'List'")
     #expect(error.objectID == "list")
-    #expect(error.message.contains("navigationController (id nav) (line 17) has none"))
+    #expect(error.message.contains("navigationController (id nav) at line 17 has none"))
+    // The line says which object, and names its identifier once.
     #expect(
       error.description.hasPrefix(
-        Fixtures.local("Gap.storyboard") + ":26: error: has restoration identifier 'List'"))
+        Fixtures.local("Gap.storyboard")
+          + ":26: error: tableViewController 'List' has a restoration identifier, but"))
     #expect(error.description.hasSuffix("[gap-in-chain]"))
 
     let cells = try StoryboardLinter().lint(fileAtPath: Fixtures.local("CellIdentifier.storyboard"))
-    #expect(cells.findings[0].message.contains("set it on tableView (id table) (line 8) instead"))
+    #expect(cells.findings[0].message.contains("set it on tableView (id table) at line 8 instead"))
     #expect(cells.findings[1].message.contains("collectionView 'Photos' has its own identifier"))
   }
 

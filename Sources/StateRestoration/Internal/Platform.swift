@@ -82,6 +82,12 @@ enum Platform {
     return String(cString: value)
   }
 
+  /// The current user's home folder as the user database records it, or nil.
+  static var homeFromUserDatabase: String? {
+    guard let entry = getpwuid(geteuid()), let folder = entry.pointee.pw_dir else { return nil }
+    return String(cString: folder)
+  }
+
   /// The kernel's name and release, such as `Linux 6.1.0-18-amd64`.
   static var systemVersion: String {
     var info = utsname()

@@ -87,3 +87,33 @@ public final class FileArchiveStore: ArchiveStore {
     try PrivateFolder.open(root: stateRoot, components: components, creating: creating)
   }
 }
+
+extension FileArchiveStore {
+  /// The state root to use when none is given, so that an app and the tools that read its
+  /// archive agree on it: `$XDG_STATE_HOME/swift-state-restoration`, else
+  /// `$HOME/.local/state/swift-state-restoration`.
+  ///
+  /// As the XDG base directory specification asks, a variable that does not hold an absolute
+  /// path is ignored; without a usable `HOME`, the user database's home folder is used.
+  ///
+  /// - Parameter environment: Looks up a variable; by default the process environment.
+  /// - Returns: The folder, or nil when no home folder is known.
+  public static func defaultStateRoot(environment: ((String) -> String?)? = nil) -> String? {
+    let environment = environment ?? { Platform.environment($0) }
+    // An absolute path without its trailing slashes ("" for the root folder).
+    func folder(_ path: String?) -> String? {
+      guard var trimmed = path.map({ Substring($0) }), trimmed.hasPrefix("/") else { return nil }
+      while trimmed.last == "/" { trimmed = trimmed.dropLast() }
+      return String(trimmed)
+    }
+    if let state = folder(environment("XDG_STATE_HOME")) {
+      return "\(state)/swift-state-restoration"
+    }
+    // $HOME first, as shells and the specification do; the user database ignores a HOME set
+    // for a test or a sandbox.
+    guard let home = folder(environment("HOME")) ?? folder(Platform.homeFromUserDatabase) else {
+      return nil
+    }
+    return "\(home)/.local/state/swift-state-restoration"
+  }
+}

@@ -73,13 +73,14 @@ struct LintPass {
     if document.isLaunchScreen {
       add(
         .note, .launchScreen,
-        "a launch screen: shown before the app runs, never preserved or restored")
+        "this file is a launch screen: it shows before the app runs, and is never preserved or restored"
+      )
       return
     }
     guard document.usesStateRestoration else {
       add(
         .note, .noRestorationIdentifiers,
-        "no view controller or view has a restoration identifier: nothing in this file is preserved"
+        "no view controller or view in this file has a restoration identifier: nothing in it is preserved"
       )
       return
     }
@@ -97,7 +98,7 @@ struct LintPass {
     } else {
       add(
         .note, .noInitialViewController,
-        "no initial view controller: each scene that is no other scene's child is taken as a window's root"
+        "the storyboard has no initial view controller: each scene that is no other scene's child is taken as a window's root"
       )
       for root in topLevelControllers() {
         visit(root, parent: nil, index: nil, role: nil, listed: true, origin: .launch)
@@ -108,7 +109,7 @@ struct LintPass {
       if subtreeHasIdentifier(controller) {
         add(
           .note, .unreachableScene,
-          "no relationship or segue reaches it from the initial view controller: the app instantiates it in code, so its identifier path depends on where the app puts it (not listed)",
+          "is reached by no relationship or segue from the initial view controller: the app instantiates it in code, so its identifier path depends on where the app puts it (not listed)",
           controller: controller)
       }
       visit(controller, parent: nil, index: nil, role: nil, listed: false, origin: .launch)
@@ -121,7 +122,7 @@ struct LintPass {
       if let identifier = controller.effectiveRestorationIdentifier {
         add(
           .warning, .nibControllerNeedsRestorationClass,
-          "has restoration identifier '\(identifier)', but a XIB cannot re-create it at launch: give its class a restoration class, or re-create it in the app delegate's viewControllerWithRestorationIdentifierPath",
+          "\(Self.hasIdentifier(identifier, controller)), but a XIB cannot re-create it at launch: give its class a restoration class, or re-create it in the app delegate's viewControllerWithRestorationIdentifierPath",
           controller: controller)
       }
       visit(controller, parent: nil, index: nil, role: nil, listed: false, origin: .launch)
@@ -174,13 +175,14 @@ struct LintPass {
     guard ancestors.count < Self.maximumNesting else {
       add(
         .warning, .fileIssue,
-        "relationships nest more than \(Self.maximumNesting) deep here; the controllers below are not checked",
+        "is nested more than \(Self.maximumNesting) deep in relationships; the controllers below it are not checked",
         controller: controller)
       return
     }
     guard !ancestors.contains(controller.id) else {
       add(
-        .warning, .fileIssue, "relationships form a cycle through this controller",
+        .warning, .fileIssue,
+        "is reached again through its own relationships: they form a cycle, which is not followed",
         controller: controller)
       return
     }
@@ -276,7 +278,7 @@ struct LintPass {
         let relation = viaSegue && role == nil ? "presenter" : "container"
         add(
           .error, .gapInChain,
-          "has restoration identifier '\(identifier)', but its \(relation) \(Self.describe(parent.controller)) (line \(parent.controller.line)) has none: the chain from the root is broken there, so this controller and everything below it are never preserved; give the \(relation) a restoration identifier",
+          "\(Self.hasIdentifier(identifier, controller)), but its \(relation) \(Self.describe(parent.controller)) at line \(parent.controller.line) has none: the chain from the root is broken there, so this controller and everything below it are never preserved; give the \(relation) a restoration identifier",
           controller: controller)
       }
       return
@@ -289,9 +291,13 @@ struct LintPass {
     // it goes, and whether it gets an identifier there, is up to the code.
     guard parent != nil || listed else { return }
     if let storyboardIdentifier = controller.storyboardIdentifier {
+      // The description shows the Storyboard ID when there is one: not said twice.
+      let hasID =
+        Self.describe(controller).contains("'\(storyboardIdentifier)'")
+        ? "a Storyboard ID" : "Storyboard ID '\(storyboardIdentifier)'"
       add(
         .warning, .useStoryboardIdentifierUnchecked,
-        "has Storyboard ID '\(storyboardIdentifier)' but no restoration identifier, so it is not preserved, nor anything below it: check 'Use Storyboard ID' in the identity inspector",
+        "has \(hasID) but no restoration identifier, so it is not preserved, nor anything below it: check 'Use Storyboard ID' in the identity inspector",
         controller: controller)
     } else if role == .tab, let parent {
       add(
@@ -364,7 +370,7 @@ struct LintPass {
         else { continue }
         add(
           .warning, .segueDestinationWithoutStoryboardIdentifier,
-          "is shown by \(Self.describe(segue)) and has restoration identifier '\(identifier)' but no Storyboard ID: at launch the storyboard cannot re-create it, nor can the app delegate instantiate it by identifier; give it a Storyboard ID (and check 'Use Storyboard ID'), or a restoration class in code",
+          "is shown by \(Self.describe(segue)) and \(Self.hasIdentifier(identifier, destination)) but no Storyboard ID: at launch the storyboard cannot re-create it, nor can the app delegate instantiate it by identifier; give it a Storyboard ID (and check 'Use Storyboard ID'), or a restoration class in code",
           controller: destination)
       }
     }
@@ -393,28 +399,26 @@ struct LintPass {
       if let cell {
         let listName = list.map(Self.describe) ?? "the table or collection view"
         let tableHasIdentifier = list?.restorationIdentifier != nil
-        let onWhat =
-          cell.line == view.line
-          ? "on \(Self.describe(cell))" : "on a view inside \(Self.describe(cell))"
+        let inside = cell.line == view.line ? "" : "is inside \(Self.describe(cell)) and "
         add(
           tableHasIdentifier ? .warning : .error, .identifierOnCell,
-          "restoration identifier '\(identifier)' is \(onWhat): cells are reused, and restoration never finds them; "
+          "\(inside)\(Self.hasIdentifier(identifier, view)), but cells are reused, and restoration never finds them; "
             + (tableHasIdentifier
               ? "remove it (\(listName) has its own identifier)"
-              : "set it on \(listName)\(list.map { " (line \($0.line))" } ?? "") instead, which has none"),
-          line: view.line, object: Self.describe(view), objectID: view.id)
+              : "set it on \(listName)\(list.map { " at line \($0.line)" } ?? "") instead, which has none"),
+          view: view)
       } else {
         if let controller, controller.effectiveRestorationIdentifier == nil {
           add(
             .error, .viewInUnidentifiedController,
-            "has restoration identifier '\(identifier)', but its view controller \(Self.describe(controller)) (line \(controller.line)) has none: views are preserved only inside preserved controllers",
-            line: view.line, object: Self.describe(view), objectID: view.id)
+            "\(Self.hasIdentifier(identifier, view)), but the controller it belongs to, \(Self.describe(controller)) at line \(controller.line), has none: views are preserved only inside preserved controllers",
+            view: view)
         }
         if let first = seen[identifier] {
           add(
             .error, .duplicatePath,
-            "has restoration identifier '\(identifier)', like \(Self.describe(first)) (line \(first.line)) in the same view tree: views attach to their controller's path, so both get the same identifier path and only one is preserved",
-            line: view.line, object: Self.describe(view), objectID: view.id)
+            "has the same restoration identifier as \(Self.describe(first)) at line \(first.line), in the same view tree: views attach to their controller's path, so both get the same identifier path and only one is preserved",
+            view: view)
         } else {
           seen[identifier] = view
         }
@@ -435,7 +439,7 @@ struct LintPass {
       if let first = seen[identifier] {
         add(
           .error, .duplicateSiblingIdentifier,
-          "is a tab of \(Self.describe(controller)) with restoration identifier '\(identifier)', like \(Self.describe(first)) (line \(first.line)): the tab bar matches the restored selection by identifier, so the wrong tab can come back selected",
+          "is a tab of \(Self.describe(controller)) with the same restoration identifier as \(Self.describe(first)) at line \(first.line): the tab bar matches the restored selection by identifier, so the wrong tab can come back selected",
           controller: tab)
       } else {
         seen[identifier] = tab
@@ -450,7 +454,7 @@ struct LintPass {
       if let first = seen[identifier] {
         add(
           .error, .duplicateStoryboardIdentifier,
-          "has Storyboard ID '\(identifier)', like \(Self.describe(first)) (line \(first.line)): instantiating or re-creating it by identifier gets the other one",
+          "has the same Storyboard ID as \(Self.describe(first)) at line \(first.line): instantiating or re-creating it by identifier gets the other one",
           controller: controller)
       } else {
         seen[identifier] = controller
@@ -527,15 +531,47 @@ struct LintPass {
     return "the '\(segue.kind)' segue\(identifier) (line \(segue.line))"
   }
 
+  /// `has restoration identifier 'X'`, or `has a restoration identifier` when the object's
+  /// description already shows it, so that the line does not say it twice.
+  static func hasIdentifier(_ identifier: String, _ controller: Controller) -> String {
+    hasIdentifier(identifier, shownIn: describe(controller))
+  }
+
+  /// The same for a view.
+  static func hasIdentifier(_ identifier: String, _ view: View) -> String {
+    hasIdentifier(identifier, shownIn: describe(view))
+  }
+
+  private static func hasIdentifier(_ identifier: String, shownIn description: String) -> String {
+    description.contains("'\(identifier)'")
+      ? "has a restoration identifier" : "has restoration identifier '\(identifier)'"
+  }
+
+  /// Adds a finding about a controller; `predicate` goes on from its description, the subject
+  /// of the sentence.
   private mutating func add(
     _ severity: LintFinding.Severity,
     _ code: LintFinding.Code,
-    _ message: String,
+    _ predicate: String,
     controller: Controller
   ) {
+    let subject = Self.describe(controller)
     add(
-      severity, code, message, line: controller.line, object: Self.describe(controller),
+      severity, code, "\(subject) \(predicate)", line: controller.line, object: subject,
       objectID: controller.id)
+  }
+
+  /// Adds a finding about a view; `predicate` goes on from its description.
+  private mutating func add(
+    _ severity: LintFinding.Severity,
+    _ code: LintFinding.Code,
+    _ predicate: String,
+    view: View
+  ) {
+    let subject = Self.describe(view)
+    add(
+      severity, code, "\(subject) \(predicate)", line: view.line, object: subject,
+      objectID: view.id)
   }
 
   private mutating func add(

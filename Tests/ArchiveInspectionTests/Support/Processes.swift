@@ -11,10 +11,21 @@ enum ArchiveTool {
   }
 
   /// Runs the tool with a fixed terminal width, so that help text is stable.
-  static func run(_ arguments: [String], columns: Int = 100) throws -> ProcessResult {
-    var environment = ProcessInfo.processInfo.environment
-    environment["COLUMNS"] = String(columns)
-    return try TestSupport.run(path(), arguments, environment: environment)
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments.
+  ///   - columns: The terminal's width.
+  ///   - environment: Variables to set (or, with a nil value, to remove) in the test's
+  ///     environment for the run.
+  /// - Returns: Its status and output.
+  /// - Throws: When the tool was not built or cannot be started.
+  static func run(
+    _ arguments: [String], columns: Int = 100, environment: [String: String?] = [:]
+  ) throws -> ProcessResult {
+    var variables = ProcessInfo.processInfo.environment
+    variables["COLUMNS"] = String(columns)
+    for (name, value) in environment { variables[name] = value }
+    return try TestSupport.run(path(), arguments, environment: variables)
   }
 
   /// coreutils' `timeout`, to stop a run that would otherwise wait forever.
