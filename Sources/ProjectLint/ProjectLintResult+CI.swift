@@ -98,7 +98,7 @@ extension ProjectLintResult {
 
   /// A file's name as a SARIF URI: a relative reference for a relative path (code scanning
   /// resolves it against the repository), a `file://` URI for an absolute one.
-  static func uri(_ path: String) -> String {
+  package static func uri(_ path: String) -> String {
     var trimmed = Substring(path)
     while trimmed.hasPrefix("./") { trimmed = trimmed.dropFirst(2) }
     var allowed = CharacterSet.urlPathAllowed
@@ -189,14 +189,14 @@ extension ProjectLintResult {
   }
 
   /// A workflow command's message: `%`, carriage returns and newlines escaped.
-  static func escapeData(_ text: String) -> String {
+  package static func escapeData(_ text: String) -> String {
     text.replacingOccurrences(of: "%", with: "%25")
       .replacingOccurrences(of: "\r", with: "%0D")
       .replacingOccurrences(of: "\n", with: "%0A")
   }
 
   /// A workflow command's property: the message's escapes, and `:` and `,` too.
-  static func escapeProperty(_ text: String) -> String {
+  package static func escapeProperty(_ text: String) -> String {
     escapeData(text).replacingOccurrences(of: ":", with: "%3A")
       .replacingOccurrences(of: ",", with: "%2C")
   }

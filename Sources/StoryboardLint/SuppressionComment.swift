@@ -4,8 +4,9 @@ internal import Foundation
 /// an Interface Builder file (`<!-- restoration-lint:disable:next RULE -->`): the rules it turns
 /// off for the line after it.
 ///
-/// Rule names are separated by spaces or commas; `--` ends them, and what follows is a reason
-/// for the reader. A name that is not a rule, or another directive, is an error, so that a typo
+/// Rule names are separated by spaces or commas; `--` (in Swift) or ` - ` (in either kind of
+/// file, since XML comments cannot hold `--`) ends them, and what follows is a reason for the
+/// reader. A name that is not a rule, or another directive, is an error, so that a typo
 /// cannot silently leave a finding on.
 public enum SuppressionComment: Sendable, Hashable {
   /// `disable:next` with the rules it names.
@@ -25,7 +26,10 @@ public enum SuppressionComment: Sendable, Hashable {
     guard let range = comment.range(of: marker) else { return nil }
     var rest = comment[range.upperBound...]
     if let end = rest.range(of: "-->") { rest = rest[..<end.lowerBound] }
-    if let reason = rest.range(of: "--") { rest = rest[..<reason.lowerBound] }
+    // XML comments cannot hold `--`: there, ` - ` starts the reason.
+    for separator in ["--", " - "] {
+      if let reason = rest.range(of: separator) { rest = rest[..<reason.lowerBound] }
+    }
     let words = rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
     guard let directive = words.first else {
       return .invalid("'\(marker)' without a directive: write '\(marker)disable:next RULE'")

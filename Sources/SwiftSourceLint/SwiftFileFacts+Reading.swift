@@ -32,11 +32,19 @@ extension SwiftFileFacts {
     findings = collector.findings
     if tree.hasError {
       hasSyntaxErrors = true
+      // Missing tokens are not in the source-accurate walk: look for the first one here.
+      let firstMissing = tree.tokens(viewMode: .all).first {
+        $0.presence == .missing || $0.parent?.is(UnexpectedNodesSyntax.self) == true
+      }
+      let errorLine = [
+        collector.firstErrorLine, firstMissing.map { converter.location(for: $0.position).line },
+      ]
+      .compactMap { $0 }.min()
       findings.append(
         LintFinding(
           .note, .swiftSyntaxError,
           "the Swift parser could not read this file completely (it does not compile as it is); findings in it may be missing",
-          file: file, line: collector.firstErrorLine ?? 1))
+          file: file, line: errorLine ?? 1))
     }
     if source.count >= Self.marker.count, Self.contains(source, Self.marker) {
       readSuppressions(tree, converter: converter)
