@@ -460,11 +460,6 @@ private final class FactCollector: SyntaxVisitor {
     return .skipChildren
   }
 
-  override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
-    if firstErrorLine == nil, token.presence == .missing { firstErrorLine = line(token) }
-    return .visitChildren
-  }
-
   // MARK: Helpers
 
   /// The last component of a type's name, without optionals or generic arguments.

@@ -280,16 +280,17 @@ final class ProjectIndex {
       guard let owner = function.owner, isController(owner) else { continue }
       let ownIdentifier = function.identifierAssignments.filter { $0.target == .ownObject }
       let ownClass = function.classAssignments.filter { $0.target == .ownObject }
+      guard !ownIdentifier.isEmpty || !ownClass.isEmpty else { continue }
       let others = functions(of: owner).filter { !Self.lateMethods.contains(functions[$0].name) }
       let identifiedElsewhere =
         storyboardIdentified.contains(owner)
         || others.contains {
           functions[$0].identifierAssignments.contains { $0.target == .ownObject }
         }
-        || assignedFromOutside(owner, \.identifierAssignments)
+        || typesGivenIdentifierFromOutside.contains(owner)
       let classedElsewhere =
         others.contains { functions[$0].classAssignments.contains { $0.target == .ownObject } }
-        || assignedFromOutside(owner, \.classAssignments)
+        || typesGivenClassFromOutside.contains(owner)
       var late: [(line: Int, what: String)] = []
       if !identifiedElsewhere, let first = ownIdentifier.first {
         late.append((first.line, "restoration identifier"))
@@ -308,17 +309,25 @@ final class ProjectIndex {
     return findings
   }
 
-  /// Whether a function elsewhere assigns the property on a variable of this type.
-  private func assignedFromOutside(
-    _ type: String, _ assignments: KeyPath<FunctionFacts, [Assignment]>
-  ) -> Bool {
-    functions.contains { function in
-      function[keyPath: assignments].contains {
-        guard case .variable(let name) = $0.target else { return false }
-        return function.locals[name]?.type == type
+  /// The types whose instances get the property from code elsewhere: assignments to a local
+  /// variable of that type.
+  private func typesAssignedFromOutside(
+    _ assignments: KeyPath<FunctionFacts, [Assignment]>
+  ) -> Set<String> {
+    var types: Set<String> = []
+    for function in functions {
+      for assignment in function[keyPath: assignments] {
+        if case .variable(let name) = assignment.target, let type = function.locals[name]?.type {
+          types.insert(type)
+        }
       }
     }
+    return types
   }
+
+  private lazy var typesGivenIdentifierFromOutside = typesAssignedFromOutside(
+    \.identifierAssignments)
+  private lazy var typesGivenClassFromOutside = typesAssignedFromOutside(\.classAssignments)
 
   private func dataSourcesWithoutModelAssociation() -> [LintFinding] {
     // The restorable table and collection views: in storyboards and XIBs, inside scenes of a
