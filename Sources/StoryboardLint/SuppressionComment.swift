@@ -21,10 +21,18 @@ public enum SuppressionComment: Sendable, Hashable {
   /// Reads a comment's text (with or without its `//`, `<!--` and `-->`).
   ///
   /// - Parameter comment: The comment.
-  /// - Returns: The directive, or nil when the comment has no `restoration-lint:` marker.
+  /// - Returns: The directive, or nil when the comment does not start with
+  ///   `restoration-lint:`.
   public static func parse(_ comment: String) -> SuppressionComment? {
-    guard let range = comment.range(of: marker) else { return nil }
-    var rest = comment[range.upperBound...]
+    // The directive starts the comment, as in `// restoration-lint:...`; a comment that only
+    // mentions it in prose is not one.
+    var text = Substring(comment)
+    for opening in ["//", "<!--"] where text.hasPrefix(opening) {
+      text = text.dropFirst(opening.count)
+    }
+    text = text.drop { $0 == " " || $0 == "\t" }
+    guard text.hasPrefix(marker) else { return nil }
+    var rest = text.dropFirst(marker.count)
     if let end = rest.range(of: "-->") { rest = rest[..<end.lowerBound] }
     // XML comments cannot hold `--`: there, ` - ` starts the reason.
     for separator in ["--", " - "] {

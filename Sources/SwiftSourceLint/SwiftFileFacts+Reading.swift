@@ -43,7 +43,7 @@ extension SwiftFileFacts {
       findings.append(
         LintFinding(
           .note, .swiftSyntaxError,
-          "the Swift parser could not read this file completely (it does not compile as it is); findings in it may be missing",
+          "the Swift parser could not read this file completely (a syntax error, or code nested more than 256 levels deep); findings in it may be missing",
           file: file, line: errorLine ?? 1))
     }
     if source.count >= Self.marker.count, Self.contains(source, Self.marker) {
@@ -98,7 +98,8 @@ extension SwiftFileFacts {
   ) {
     let text: String
     switch piece {
-    case .lineComment(let comment), .docLineComment(let comment): text = comment
+    // Only plain line comments: a documentation comment may mention a directive in prose.
+    case .lineComment(let comment): text = comment
     default: return
     }
     let line = converter.location(for: offset).line

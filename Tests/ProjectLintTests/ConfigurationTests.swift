@@ -85,6 +85,7 @@ import Testing
     ),
     ("<!-- restoration-lint:disable:next launch-screen - reason -->", [.launchScreen]),
     ("// an ordinary comment", nil),
+    ("// write `restoration-lint:disable:next RULE` above the line", nil),
   ]
 
   @Test(arguments: comments)

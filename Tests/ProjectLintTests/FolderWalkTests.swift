@@ -65,6 +65,18 @@ import Testing
     #expect(result.files.isEmpty)
   }
 
+  @Test func deeplyNestedSwiftIsANoteNotACrash() throws {
+    let base = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: base) }
+    try write("let x = " + String(repeating: "(", count: 20_000) + "1\n", "Parens.swift", in: base)
+    let classes =
+      String(repeating: "class A {\n", count: 2_000) + String(repeating: "}\n", count: 2_000)
+    try write(classes, "Classes.swift", in: base)
+    let result = try ProjectLinter().lint([base.path])
+    #expect(result.findings.map(\.code) == [.swiftSyntaxError, .swiftSyntaxError])
+    #expect(result.findings.map(\.line) == [257, 1])
+  }
+
   @Test func aXIBControllerWhoseClassSetsItsRestorationClassIsNotReported() throws {
     let base = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: base) }
