@@ -24,7 +24,7 @@ public struct Lint: ParsableCommand {
   /// The command's name, help and exit codes.
   public static let configuration = CommandConfiguration(
     commandName: "lint",
-    abstract: "Check the state restoration setup of an Xcode project: storyboards, XIBs, Swift.",
+    abstract: "Check a project's state restoration setup: storyboards, XIBs, Swift.",
     discussion: """
       A folder is searched for .storyboard, .xib, .swift and Info.plist files; .build, \
       DerivedData, Pods, Carthage, .git and .swiftpm folders and every symbolic link are \
