@@ -20,7 +20,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    // The lint's Swift parser and its configuration file's reader (`ProjectLint` only).
+    // The lint's Swift parser (`SwiftSourceLint`) and configuration reader (`ProjectLint`).
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
   ],
