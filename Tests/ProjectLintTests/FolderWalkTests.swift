@@ -120,3 +120,31 @@ import Testing
     #expect(text.contains("    Tabs/:[0]:/CountriesNav/:[0]:/Countries/CountriesTable  "))
   }
 }
+
+/// Keys decoded and encoded across files.
+@Suite struct CoderKeyTests {
+  @Test func aKeyEncodedThroughAHelperSilencesTheRule() throws {
+    let base = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: base) }
+    let decoding = """
+      final class A: UIViewController {
+        override func decodeRestorableState(with coder: NSCoder) {
+          super.decodeRestorableState(with: coder)
+          _ = coder.decodeInteger(forKey: "page")
+        }
+      }
+      """
+    try decoding.write(
+      to: base.appendingPathComponent("A.swift"), atomically: true, encoding: .utf8)
+    let before = try ProjectLinter().lint([base.path]).findings.map(\.code)
+    #expect(before == [.decodedKeyNeverEncoded])
+    let helper = """
+      func save(_ value: Int, as key: String, in coder: NSCoder) {
+        coder.encode(value, forKey: key)
+      }
+      """
+    try helper.write(
+      to: base.appendingPathComponent("Save.swift"), atomically: true, encoding: .utf8)
+    #expect(try ProjectLinter().lint([base.path]).findings.isEmpty)
+  }
+}

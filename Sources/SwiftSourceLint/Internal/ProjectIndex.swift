@@ -467,7 +467,12 @@ final class ProjectIndex {
   private func decodedKeysNeverEncoded() -> [LintFinding] {
     var encoded: Set<String> = []
     for file in files {
-      for use in file.keyUses where !use.isDecode { encoded.insert(resolve(use.key)) }
+      for use in file.keyUses where !use.isDecode {
+        // A key that is a variable (a helper's parameter) could be any key: then nothing can
+        // be said of the keys decoded.
+        if case .constant(let name) = use.key, constants[name] == nil { return [] }
+        encoded.insert(resolve(use.key))
+      }
     }
     var findings: [LintFinding] = []
     for file in files {
