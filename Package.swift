@@ -16,6 +16,8 @@ let package = Package(
     .executable(name: "restoration-archive-tool", targets: ["restoration-archive-tool"]),
     .library(name: "StoryboardImport", targets: ["StoryboardImport"]),
     .library(name: "StoryboardLint", targets: ["StoryboardLint"]),
+    .library(name: "SwiftSourceLint", targets: ["SwiftSourceLint"]),
+    .library(name: "ProjectLint", targets: ["ProjectLint"]),
     // What the archive fuzzer in `Fuzz/` runs on each input; the corpus test runs it too.
     .library(name: "ArchiveFuzzing", targets: ["ArchiveFuzzing"]),
   ],
@@ -23,6 +25,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    // The lint's Swift parser (`SwiftSourceLint`) and configuration reader (`ProjectLint`).
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
   ],
   targets: [
     // Core
@@ -61,6 +66,23 @@ let package = Package(
       name: "StoryboardLint",
       dependencies: ["StateRestoration", "StoryboardImport"]
     ),
+    // Swift sources, read with swift-syntax: kept out of the engine and the storyboard reader.
+    .target(
+      name: "SwiftSourceLint",
+      dependencies: [
+        "StoryboardImport", "StoryboardLint",
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+      ]
+    ),
+    // A project folder: finding its files, the configuration file, and the CI output formats.
+    .target(
+      name: "ProjectLint",
+      dependencies: [
+        "StoryboardImport", "StoryboardLint", "SwiftSourceLint",
+        .product(name: "Yams", package: "Yams"),
+      ]
+    ),
 
     // Tools
     .target(
@@ -88,7 +110,8 @@ let package = Package(
     .target(
       name: "StoryboardLintCommand",
       dependencies: [
-        "StoryboardLint", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ProjectLint", "StoryboardLint",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
@@ -157,6 +180,14 @@ let package = Package(
     .testTarget(
       name: "BinaryPropertyListTests",
       dependencies: ["BinaryPropertyList", "TestSupport"]
+    ),
+    .testTarget(
+      name: "ProjectLintTests",
+      dependencies: [
+        "ProjectLint", "StoryboardImport", "StoryboardLint", "StoryboardLintCommand",
+        "SwiftSourceLint", "TestSupport",
+      ],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "StateRestorationTests",

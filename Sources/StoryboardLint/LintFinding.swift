@@ -72,6 +72,42 @@ public struct LintFinding: Sendable, Hashable, Codable, CustomStringConvertible 
     case storyboardReference = "storyboard-reference"
     /// A problem in the file itself, such as a segue to an object that is not there.
     case fileIssue = "file-issue"
+
+    // MARK: Swift sources
+
+    /// A decoded value force-cast to a non-optional type (`decodeObject(forKey:) as! T`): a
+    /// crash at launch when the archive lacks the key.
+    case forceCastDecodedValue = "force-cast-decoded-value"
+    /// A decoded value force-cast to an optional type (`as! T?`): nil passes, a value of
+    /// another type crashes.
+    case forceCastDecodedOptional = "force-cast-decoded-optional"
+    /// A `restorationClass` whose class declares no restoration factory
+    /// (`viewController(withRestorationIdentifierPath:coder:)`).
+    case restorationClassWithoutFactory = "restoration-class-without-factory"
+    /// A controller created in code with a restoration identifier and pushed or presented,
+    /// which no restoration class or app-delegate hook can re-create.
+    case controllerNotRecreatable = "controller-not-re-creatable"
+    /// A restoration factory that creates a controller without setting its restoration
+    /// identifier or class again.
+    case factoryWithoutRestorationIdentity = "factory-without-restoration-identity"
+    /// A restoration identifier or class set only in `viewDidLoad` (or later).
+    case restorationIdentitySetLate = "restoration-identity-set-late"
+    /// A restorable table or collection view whose data source does not adopt
+    /// `UIDataSourceModelAssociation`.
+    case dataSourceWithoutModelAssociation = "data-source-without-model-association"
+    /// The window or its root controller built in `didFinishLaunching`, after restoration ran.
+    case rootBuiltInDidFinishLaunching = "root-built-in-did-finish-launching"
+    /// The deprecated `shouldSaveApplicationState`/`shouldRestoreApplicationState` opt-in
+    /// without the secure pair.
+    case deprecatedRestorationOptIn = "deprecated-restoration-opt-in"
+    /// An `encodeRestorableState`/`decodeRestorableState` override that never calls `super`.
+    case restorableStateWithoutSuper = "restorable-state-without-super"
+    /// A key decoded from a coder that nothing in the module encodes.
+    case decodedKeyNeverEncoded = "decoded-key-never-encoded"
+    /// A Swift file the parser could not read completely: findings in it may be missing.
+    case swiftSyntaxError = "swift-syntax-error"
+    /// A `restoration-lint:disable:next` comment naming a rule that does not exist.
+    case unknownRuleInComment = "unknown-rule-in-comment"
   }
 
   /// How bad it is.

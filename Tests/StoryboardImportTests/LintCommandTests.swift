@@ -75,7 +75,10 @@ import Testing
 
   @Test func theCommandsHelpDocumentsTheExitStatus() {
     let help = Lint.helpMessage()
-    #expect(help.contains("USAGE: lint <files> ... [--json] [--warnings-as-errors]"))
+    #expect(
+      help.contains(
+        "USAGE: lint <paths> ... [--format <format>] [--json] [--config <file>] [--warnings-as-errors]"
+      ))
     for line in [
       "0   no errors", "1   at least one error", "2   a file is missing", "64  the command line",
     ] {
@@ -97,7 +100,9 @@ import Testing
     #expect(result.status == 0)
     #expect(result.standardError.isEmpty)
     #expect(result.standardOutput.contains("    Split/:[1]:/Detail/:[0]:/Map "))
-    #expect(result.standardOutput.hasSuffix("1 file checked: 0 errors, 0 warnings, 0 notes\n"))
+    #expect(
+      result.standardOutput.hasSuffix(
+        "1 file checked (1 storyboard): 0 errors, 0 warnings, 0 notes\n"))
   }
 
   @Test func plantedMistakesExitOneWithOneLineEach() throws {
@@ -111,7 +116,7 @@ import Testing
       lines.contains {
         $0.hasPrefix("\(cells):11: error: ") && $0.hasSuffix("[identifier-on-cell]")
       })
-    #expect(lines.last == "2 files checked: 2 errors, 2 warnings, 0 notes")
+    #expect(lines.last == "2 files checked (2 storyboards): 2 errors, 2 warnings, 0 notes")
   }
 
   @Test func everyFindingLineSaysWhichObjectItIsAbout() throws {
@@ -183,6 +188,6 @@ import Testing
     #expect(help.standardOutput.contains("2   a file is missing or cannot be read"))
     let usage = try runProduct("restoration-archive-tool", ["lint"])
     #expect(usage.status == 64)
-    #expect(usage.standardError.contains("Missing expected argument '<files> ...'"))
+    #expect(usage.standardError.contains("Missing expected argument '<paths> ...'"))
   }
 }

@@ -1,0 +1,491 @@
+internal import StoryboardImport
+internal import StoryboardLint
+
+/// The module's types and functions from every file, and the rules that cross files.
+final class ProjectIndex {
+  private let files: [SwiftFileFacts]
+  private let documents: [InterfaceDocument]
+  /// Every function of the module, and the file it is in.
+  private var functions: [FunctionFacts] = []
+  private var functionFiles: [String] = []
+  private var functionsByName: [String: [Int]] = [:]
+  private var functionsByOwner: [String: [Int]] = [:]
+  /// The first class declaration of each name, and its file.
+  private var classes: [String: (declaration: TypeDeclaration, file: String)] = [:]
+  /// What each type inherits and adopts, over its declaration and all its extensions.
+  private var adopted: [String: Set<String>] = [:]
+  /// Stored property types over a type's declaration and extensions.
+  private var propertyTypes: [String: [String: String]] = [:]
+  /// String constants by name; nil when two constants of that name differ.
+  private var constants: [String: String?] = [:]
+
+  private lazy var reachesIdentifier = reaching { !$0.identifierAssignments.isEmpty }
+  private lazy var reachesClass = reaching { !$0.classAssignments.isEmpty }
+  private lazy var reachesConstruction = reaching { !$0.constructions.isEmpty }
+
+  /// UIKit's view controller classes, where a module's superclass chain ends.
+  private static let uikitControllers: Set<String> = [
+    "UIViewController", "UITableViewController", "UICollectionViewController",
+    "UINavigationController", "UITabBarController", "UISplitViewController",
+    "UIPageViewController", "UISearchController", "UIHostingController",
+  ]
+
+  init(files: [SwiftFileFacts], documents: [InterfaceDocument]) {
+    self.files = files
+    self.documents = documents
+    for file in files {
+      for type in file.types {
+        if type.kind == .classType, classes[type.name] == nil {
+          classes[type.name] = (type, file.file)
+        }
+        adopted[type.name, default: []].formUnion(type.inherited)
+        propertyTypes[type.name, default: [:]].merge(type.propertyTypes) { first, _ in first }
+      }
+      for function in file.functions {
+        let index = functions.count
+        functions.append(function)
+        functionFiles.append(file.file)
+        functionsByName[function.name, default: []].append(index)
+        if let owner = function.owner { functionsByOwner[owner, default: []].append(index) }
+      }
+      for (name, value) in file.stringConstants {
+        if let known = constants[name], known != value {
+          constants[name] = .some(nil)
+        } else {
+          constants[name] = value
+        }
+      }
+    }
+  }
+
+  // MARK: Queries
+
+  /// The class and its superclasses declared in the module, nearest first.
+  func classChain(_ name: String) -> [String] {
+    var chain: [String] = []
+    var current: String? = name
+    while let type = current, !chain.contains(type), chain.count < 64 {
+      chain.append(type)
+      current = classes[type]?.declaration.inherited.first
+    }
+    return chain
+  }
+
+  /// Whether a class is a view controller: its superclass chain reaches one of UIKit's, or
+  /// ends outside the module in a class whose name says it is one.
+  func isController(_ name: String) -> Bool {
+    let chain = classChain(name)
+    guard let last = chain.last else { return false }
+    if chain.contains(where: Self.uikitControllers.contains) { return true }
+    guard classes[name] != nil else { return false }
+    let end = classes[last]?.declaration.inherited.first ?? last
+    return end.hasSuffix("Controller")
+  }
+
+  /// Whether a type or one of its superclasses adopts a protocol, in any declaration or
+  /// extension.
+  func adopts(_ name: String, _ proto: String) -> Bool {
+    classChain(name).contains { adopted[$0]?.contains(proto) == true }
+      || adopted[name]?.contains(proto) == true
+  }
+
+  private func functions(of type: String) -> [Int] {
+    classChain(type).flatMap { functionsByOwner[$0] ?? [] }
+  }
+
+  /// Whether the class (or a superclass) assigns its own restoration identifier anywhere.
+  func setsOwnIdentifier(_ type: String) -> Bool {
+    functions(of: type).contains {
+      functions[$0].identifierAssignments.contains { $0.target == .ownObject }
+    }
+  }
+
+  /// Whether the class (or a superclass) assigns its own restoration class anywhere.
+  func setsOwnRestorationClass(_ type: String) -> Bool {
+    functions(of: type).contains {
+      functions[$0].classAssignments.contains { $0.target == .ownObject }
+    }
+  }
+
+  func hasFactory(_ type: String) -> Bool {
+    functions(of: type).contains { functions[$0].isRestorationFactory }
+  }
+
+  lazy var hasAppDelegateHook: Bool = functions.contains {
+    $0.isApplicationMethod("viewControllerWithRestorationIdentifierPath")
+  }
+
+  private lazy var optsIn: Bool = functions.contains { function in
+    [
+      "shouldSaveApplicationState", "shouldRestoreApplicationState",
+      "shouldSaveSecureApplicationState", "shouldRestoreSecureApplicationState",
+    ].contains { function.isApplicationMethod($0) }
+  }
+
+  /// For each function, the functions that call it by name.
+  private lazy var callers: [Int: [Int]] = {
+    var callers: [Int: [Int]] = [:]
+    for (caller, function) in functions.enumerated() {
+      for name in function.calls {
+        for callee in functionsByName[name] ?? [] { callers[callee, default: []].append(caller) }
+      }
+    }
+    return callers
+  }()
+
+  /// The functions that satisfy a predicate or call, by name within the module, one that does.
+  private func reaching(_ predicate: (FunctionFacts) -> Bool) -> Set<Int> {
+    var reached = Set(functions.indices.filter { predicate(functions[$0]) })
+    var queue = Array(reached)
+    while let next = queue.popLast() {
+      for caller in callers[next] ?? [] where reached.insert(caller).inserted {
+        queue.append(caller)
+      }
+    }
+    return reached
+  }
+
+  private func calleesReach(_ function: Int, _ set: Set<Int>) -> Bool {
+    functions[function].calls.contains { name in
+      (functionsByName[name] ?? []).contains { set.contains($0) }
+    }
+  }
+
+  private func resolve(_ key: KeyUse.Key) -> String {
+    switch key {
+    case .literal(let text): return "\"\(text)\""
+    case .constant(let name):
+      if let value = constants[name], let value { return "\"\(value)\"" }
+      return name
+    }
+  }
+
+  // MARK: Rules
+
+  func crossFileFindings() -> [LintFinding] {
+    var findings: [LintFinding] = []
+    findings += restorationClassesWithoutFactory()
+    findings += controllersNotRecreatable()
+    findings += factoriesWithoutIdentity()
+    findings += identitiesSetLate()
+    findings += dataSourcesWithoutModelAssociation()
+    findings += rootsBuiltInDidFinishLaunching()
+    findings += deprecatedOptIns()
+    findings += restorableStateWithoutSuper()
+    findings += decodedKeysNeverEncoded()
+    return findings
+  }
+
+  private func restorationClassesWithoutFactory() -> [LintFinding] {
+    var findings: [LintFinding] = []
+    for (index, function) in functions.enumerated() {
+      for assignment in function.classAssignments {
+        guard var type = assignment.valueType else { continue }
+        if type == "Self", let owner = function.owner { type = owner }
+        guard classes[type] != nil, !hasFactory(type) else { continue }
+        findings.append(
+          LintFinding(
+            .error, .restorationClassWithoutFactory,
+            "sets restorationClass to \(type), which declares no 'static func viewController(withRestorationIdentifierPath:coder:)' in this module: UIKit logs a warning at launch and the controller never comes back; declare the factory in \(type) or an extension, adopting UIViewControllerRestoration",
+            file: functionFiles[index], line: assignment.line, object: type))
+      }
+    }
+    return findings
+  }
+
+  private func controllersNotRecreatable() -> [LintFinding] {
+    guard !hasAppDelegateHook else { return [] }
+    var findings: [LintFinding] = []
+    for (index, function) in functions.enumerated() where !function.shown.isEmpty {
+      for shown in function.shown {
+        let type: String
+        if let constructed = shown.constructedType {
+          type = constructed
+        } else if let variable = shown.variable, let local = function.locals[variable],
+          local.isConstructed
+        {
+          type = local.type
+        } else {
+          continue
+        }
+        guard classes[type] != nil, isController(type) else { continue }
+        let onVariable: (Assignment) -> Bool = { assignment in
+          shown.variable.map { assignment.target == .variable($0) } ?? false
+        }
+        let identified =
+          function.identifierAssignments.contains(where: onVariable) || setsOwnIdentifier(type)
+        let classed =
+          function.classAssignments.contains(where: onVariable) || setsOwnRestorationClass(type)
+          || calleesReach(index, reachesClass)
+        guard identified, !classed else { continue }
+        findings.append(
+          LintFinding(
+            .warning, .controllerNotRecreatable,
+            "shows a \(type) created in code with a restoration identifier, but \(type) gets no restoration class and the app delegate has no application(_:viewControllerWithRestorationIdentifierPath:coder:): it is preserved, but nothing re-creates it at launch and the user lands on the screen below; set restorationClass = \(type).self and implement its viewController(withRestorationIdentifierPath:coder:)",
+            file: functionFiles[index], line: shown.line, object: type))
+      }
+    }
+    return findings
+  }
+
+  private func factoriesWithoutIdentity() -> [LintFinding] {
+    var findings: [LintFinding] = []
+    for (index, function) in functions.enumerated()
+    where function.isRestorationFactory && function.isStatic {
+      var created = function.constructions.map(\.type).filter {
+        classes[$0] != nil && isController($0)
+      }
+      if created.isEmpty, calleesReach(index, reachesConstruction) {
+        // A helper creates it; the helper's own assignments count through the callees below.
+        created = function.calls.flatMap { functionsByName[$0] ?? [] }
+          .flatMap { functions[$0].constructions.map(\.type) }
+          .filter { classes[$0] != nil && isController($0) }
+      }
+      guard let type = created.first else { continue }
+      let identified =
+        !function.identifierAssignments.isEmpty || calleesReach(index, reachesIdentifier)
+        || setsOwnIdentifier(type)
+      let classed =
+        !function.classAssignments.isEmpty || calleesReach(index, reachesClass)
+        || setsOwnRestorationClass(type)
+      let missing: String
+      switch (identified, classed) {
+      case (true, true): continue
+      case (false, false): missing = "its restoration identifier or its restoration class"
+      case (false, true): missing = "its restoration identifier"
+      case (true, false): missing = "its restoration class"
+      }
+      let consequence =
+        identified
+        ? "it is preserved again, but nothing re-creates it the next time"
+        : "it comes back this time, but is not preserved the next time"
+      findings.append(
+        LintFinding(
+          .warning, .factoryWithoutRestorationIdentity,
+          "this restoration factory creates a \(type) but neither it, the initializers nor the functions it calls set \(missing) again: \(consequence); set restorationIdentifier = identifierComponents.last and restorationClass = \(type).self on the new controller (or in its initializer)",
+          file: functionFiles[index], line: function.line, object: type))
+    }
+    return findings
+  }
+
+  private static let lateMethods: Set<String> = ["viewDidLoad", "viewWillAppear", "viewDidAppear"]
+
+  private func identitiesSetLate() -> [LintFinding] {
+    var findings: [LintFinding] = []
+    let storyboardIdentified = Set(
+      documents.flatMap(\.viewControllers).filter { $0.effectiveRestorationIdentifier != nil }
+        .compactMap(\.customClass))
+    for (index, function) in functions.enumerated()
+    where Self.lateMethods.contains(function.name) && !function.isStatic {
+      guard let owner = function.owner, isController(owner) else { continue }
+      let ownIdentifier = function.identifierAssignments.filter { $0.target == .ownObject }
+      let ownClass = function.classAssignments.filter { $0.target == .ownObject }
+      guard !ownIdentifier.isEmpty || !ownClass.isEmpty else { continue }
+      let others = functions(of: owner).filter { !Self.lateMethods.contains(functions[$0].name) }
+      let identifiedElsewhere =
+        storyboardIdentified.contains(owner)
+        || others.contains {
+          functions[$0].identifierAssignments.contains { $0.target == .ownObject }
+        }
+        || typesGivenIdentifierFromOutside.contains(owner)
+      let classedElsewhere =
+        others.contains { functions[$0].classAssignments.contains { $0.target == .ownObject } }
+        || typesGivenClassFromOutside.contains(owner)
+      var late: [(line: Int, what: String)] = []
+      if !identifiedElsewhere, let first = ownIdentifier.first {
+        late.append((first.line, "restoration identifier"))
+      }
+      if !classedElsewhere, let first = ownClass.first {
+        late.append((first.line, "restoration class"))
+      }
+      for (line, what) in late {
+        findings.append(
+          LintFinding(
+            .warning, .restorationIdentitySetLate,
+            "sets the \(what) of \(owner) only in \(function.name): a controller whose view has not loaded (a tab not yet shown, a controller below the top of a stack) is not preserved, and at launch restoration looks the controller up before its view loads; set it in init or awakeFromNib",
+            file: functionFiles[index], line: line, object: owner))
+      }
+    }
+    return findings
+  }
+
+  /// The types whose instances get the property from code elsewhere: assignments to a local
+  /// variable of that type.
+  private func typesAssignedFromOutside(
+    _ assignments: KeyPath<FunctionFacts, [Assignment]>
+  ) -> Set<String> {
+    var types: Set<String> = []
+    for function in functions {
+      for assignment in function[keyPath: assignments] {
+        if case .variable(let name) = assignment.target, let type = function.locals[name]?.type {
+          types.insert(type)
+        }
+      }
+    }
+    return types
+  }
+
+  private lazy var typesGivenIdentifierFromOutside = typesAssignedFromOutside(
+    \.identifierAssignments)
+  private lazy var typesGivenClassFromOutside = typesAssignedFromOutside(\.classAssignments)
+
+  private func dataSourcesWithoutModelAssociation() -> [LintFinding] {
+    // The restorable table and collection views: in storyboards and XIBs, inside scenes of a
+    // custom class; in code, those whose identifier a class assigns.
+    var views: [(owner: String, description: String)] = []
+    for document in documents {
+      for controller in document.viewControllers {
+        guard let owner = controller.customClass, let root = controller.view else { continue }
+        for view in Self.restorableListViews(root) {
+          views.append(
+            (
+              owner,
+              "the \(view.elementName) '\(view.restorationIdentifier ?? "")' (\(document.file):\(view.line))"
+            ))
+        }
+      }
+    }
+    for (index, function) in functions.enumerated() {
+      guard let owner = function.owner else { continue }
+      for assignment in function.identifierAssignments {
+        let name: String
+        switch assignment.target {
+        case .ownObject: continue
+        case .variable(let variable): name = variable
+        case .other(let text): name = text
+        }
+        let lowered = name.lowercased()
+        guard lowered.hasSuffix("tableview") || lowered.hasSuffix("collectionview") else {
+          continue
+        }
+        views.append((owner, "the view '\(name)' (\(functionFiles[index]):\(assignment.line))"))
+      }
+    }
+    var reported: Set<String> = []
+    var findings: [LintFinding] = []
+    for (owner, description) in views {
+      guard let source = dataSource(of: owner), !reported.contains(source),
+        let declaration = classes[source], !adopts(source, "UIDataSourceModelAssociation")
+      else { continue }
+      reported.insert(source)
+      findings.append(
+        LintFinding(
+          .warning, .dataSourceWithoutModelAssociation,
+          "\(source) is the data source of \(description), which is restorable, but does not adopt UIDataSourceModelAssociation: its selection and scroll position come back by index, on the wrong row once the data has changed; adopt it (modelIdentifierForElement(at:in:) and indexPathForElement(withModelIdentifier:in:)), in an extension if you like",
+          file: declaration.file, line: declaration.declaration.line, object: source))
+    }
+    return findings
+  }
+
+  /// The class that is a controller's table or collection view's data source: the one its
+  /// code assigns, else the controller itself.
+  private func dataSource(of owner: String) -> String? {
+    for index in functions(of: owner) {
+      for assignment in functions[index].dataSourceAssignments {
+        if assignment.valueType == "Self" { return owner }
+        if let type = assignment.valueType { return type }
+        if let name = assignment.valueName {
+          return functions[index].locals[name]?.type ?? propertyTypes[owner]?[name]
+        }
+      }
+    }
+    return owner
+  }
+
+  private static func restorableListViews(_ view: InterfaceDocument.View) -> [InterfaceDocument
+    .View]
+  {
+    var found: [InterfaceDocument.View] = []
+    var stack = [view]
+    while let next = stack.popLast() {
+      if next.isCell { continue }
+      if next.elementName == "tableView" || next.elementName == "collectionView",
+        next.restorationIdentifier != nil
+      {
+        found.append(next)
+      }
+      stack.append(contentsOf: next.subviews.reversed())
+    }
+    return found
+  }
+
+  private func rootsBuiltInDidFinishLaunching() -> [LintFinding] {
+    guard optsIn else { return [] }
+    var findings: [LintFinding] = []
+    for (index, function) in functions.enumerated()
+    where function.isApplicationMethod("didFinishLaunchingWithOptions") {
+      // One finding for the method: its first assignment shows where the building starts.
+      for line in function.windowAssignments.prefix(1) {
+        findings.append(
+          LintFinding(
+            .error, .rootBuiltInDidFinishLaunching,
+            "builds the window or its root view controller in application(_:didFinishLaunchingWithOptions:), but the app restores state, and restoration runs before this method: the new hierarchy replaces the restored one, and the user's place is lost at every launch; build them in application(_:willFinishLaunchingWithOptions:)",
+            file: functionFiles[index], line: line))
+      }
+    }
+    return findings
+  }
+
+  private func deprecatedOptIns() -> [LintFinding] {
+    var findings: [LintFinding] = []
+    let pairs = [
+      ("shouldSaveApplicationState", "shouldSaveSecureApplicationState"),
+      ("shouldRestoreApplicationState", "shouldRestoreSecureApplicationState"),
+    ]
+    for (index, function) in functions.enumerated() {
+      for (old, secure) in pairs where function.isApplicationMethod(old) {
+        let hasSecure = (function.owner.map { functions(of: $0) } ?? []).contains {
+          functions[$0].isApplicationMethod(secure)
+        }
+        guard !hasSecure else { continue }
+        findings.append(
+          LintFinding(
+            .warning, .deprecatedRestorationOptIn,
+            "opts in with the deprecated application(_:\(old):): the archive is then read without secure coding, and the method is deprecated since iOS 13.2; implement application(_:\(secure):) instead",
+            file: functionFiles[index], line: function.line))
+      }
+    }
+    return findings
+  }
+
+  private func restorableStateWithoutSuper() -> [LintFinding] {
+    var findings: [LintFinding] = []
+    for (index, function) in functions.enumerated()
+    where function.isOverride
+      && ["encodeRestorableState", "decodeRestorableState"].contains(function.name)
+      && !function.superCalls.contains(function.name)
+    {
+      findings.append(
+        LintFinding(
+          .warning, .restorableStateWithoutSuper,
+          "overrides \(function.name)(with:) without calling super.\(function.name)(with:): what UIKit itself saves for the object (a table view controller's selection and scroll position, a presented controller's presenter) is lost; call super first",
+          file: functionFiles[index], line: function.line, object: function.owner))
+    }
+    return findings
+  }
+
+  private func decodedKeysNeverEncoded() -> [LintFinding] {
+    var encoded: Set<String> = []
+    for file in files {
+      for use in file.keyUses where !use.isDecode {
+        // A key that is a variable (a helper's parameter) could be any key: then nothing can
+        // be said of the keys decoded.
+        if case .constant(let name) = use.key, constants[name] == nil { return [] }
+        encoded.insert(resolve(use.key))
+      }
+    }
+    var findings: [LintFinding] = []
+    for file in files {
+      for use in file.keyUses where use.isDecode {
+        let key = resolve(use.key)
+        guard !encoded.contains(key) else { continue }
+        findings.append(
+          LintFinding(
+            .warning, .decodedKeyNeverEncoded,
+            "decodes key \(key) with \(use.method), but nothing in this module encodes it: the value is always missing at restore (nil, 0 or false); encode it in encodeRestorableState(with:), or fix the key's spelling",
+            file: file.file, line: use.line))
+      }
+    }
+    return findings
+  }
+}

@@ -1,0 +1,142 @@
+public import StoryboardLint
+
+/// What one Swift file says about state restoration: its types and what their functions do
+/// with restoration identifiers, restoration classes, coders, windows and data sources.
+///
+/// Reading a file parses it with swift-syntax and keeps only these facts, so a whole project's
+/// files can be read in parallel and the rules that cross files run afterwards on the facts
+/// (``SwiftProjectLinter``). The rules that need one file only (force casts of decoded values,
+/// syntax errors, unknown rule names in comments) are already in ``findings``.
+///
+/// ```swift
+/// let facts = SwiftFileFacts(source: text, file: "DetailViewController.swift")
+/// let findings = SwiftProjectLinter(files: [facts], interfaceDocuments: []).findings()
+/// ```
+public struct SwiftFileFacts: Sendable {
+  /// The file, as the caller named it.
+  public let file: String
+  /// The findings of the rules that need this file only, in file order.
+  public internal(set) var findings: [LintFinding] = []
+  /// The rules that `restoration-lint:disable:next` comments turn off, by the line they apply
+  /// to (the line after the comment).
+  public internal(set) var suppressions: [Int: Set<LintFinding.Code>] = [:]
+  /// Whether the parser met syntax it could not read.
+  public internal(set) var hasSyntaxErrors = false
+
+  var types: [TypeDeclaration] = []
+  var functions: [FunctionFacts] = []
+  var keyUses: [KeyUse] = []
+  /// String constants (`static let key = "name"`), by name, for keys given as constants.
+  var stringConstants: [String: String] = [:]
+
+  init(file: String) {
+    self.file = file
+  }
+}
+
+/// A class, struct, enum, actor, protocol or extension declaration.
+struct TypeDeclaration: Sendable {
+  enum Kind: Sendable {
+    case classType, structType, enumType, actorType, protocolType, extensionType
+  }
+
+  var kind: Kind
+  /// The type's name (an extension's extended type), last component only.
+  var name: String
+  /// The inherited types and adopted protocols, last component only.
+  var inherited: [String]
+  /// Attribute names, such as `main` and `UIApplicationMain`.
+  var attributes: [String]
+  /// Stored properties with a type known from the declaration: annotation or `Type(...)`.
+  var propertyTypes: [String: String]
+  var line: Int
+}
+
+/// Where a value is assigned: to the object itself, to a local variable, or elsewhere.
+enum AssignmentTarget: Sendable, Hashable {
+  case ownObject
+  case variable(String)
+  case other(String)
+}
+
+/// An assignment of a restoration identifier, restoration class, data source, window or root
+/// view controller.
+struct Assignment: Sendable {
+  var target: AssignmentTarget
+  /// For a restoration class, the class assigned (`X.self`; `Self` for `type(of: self)`); for
+  /// a data source, the type of the value (`self` as `Self`), when known.
+  var valueType: String?
+  /// For a data source given as a name, that name (a property or a variable).
+  var valueName: String?
+  var line: Int
+}
+
+/// A controller shown by `pushViewController`, `present`, `show`...
+struct ShownController: Sendable {
+  /// The variable passed, or nil when the controller is created in the call.
+  var variable: String?
+  /// The type created in the call.
+  var constructedType: String?
+  var line: Int
+}
+
+/// A local variable's type, and whether the value was created in code (`Type(...)`).
+struct LocalBinding: Sendable {
+  var type: String
+  var isConstructed: Bool
+}
+
+/// A coder key read or written.
+struct KeyUse: Sendable {
+  enum Key: Sendable, Hashable {
+    case literal(String)
+    case constant(String)
+  }
+
+  var key: Key
+  var isDecode: Bool
+  var method: String
+  var line: Int
+}
+
+/// One function, initializer, or the initial values of a type's properties.
+struct FunctionFacts: Sendable {
+  /// The type it belongs to (an extension's extended type), nil for a free function.
+  var owner: String?
+  /// The base name (`init` for an initializer).
+  var name: String
+  /// The argument labels, `_` for none.
+  var labels: [String]
+  var isStatic = false
+  var isOverride = false
+  var isInitializer = false
+  var line: Int
+  var identifierAssignments: [Assignment] = []
+  var classAssignments: [Assignment] = []
+  var dataSourceAssignments: [Assignment] = []
+  /// Lines that assign the window or a root view controller.
+  var windowAssignments: [Int] = []
+  /// Types created with `Type(...)`, `Self()` or `self.init(...)`, with their lines.
+  var constructions: [(type: String, line: Int)] = []
+  /// Base names of the functions and methods it calls.
+  var calls: Set<String> = []
+  /// Names of the `super` methods it calls.
+  var superCalls: Set<String> = []
+  var shown: [ShownController] = []
+  var locals: [String: LocalBinding] = [:]
+
+  /// Such as `application(_:shouldSaveApplicationState:)`.
+  var signature: String { "\(name)(\(labels.map { "\($0):" }.joined()))" }
+
+  /// Whether the second argument label is `label` (the app delegate's methods all start with
+  /// `application(_:`).
+  func isApplicationMethod(_ label: String) -> Bool {
+    name == "application" && labels.count >= 2 && labels[1] == label
+  }
+
+  /// Whether it is the restoration factory `viewController(withRestorationIdentifierPath:coder:)`.
+  var isRestorationFactory: Bool {
+    (name == "viewController" && labels.first == "withRestorationIdentifierPath")
+      || name == "viewControllerWithRestorationIdentifierPath"
+  }
+}

@@ -1,0 +1,76 @@
+public import StoryboardImport
+public import StoryboardLint
+
+/// Checks a project's Swift sources together, with its storyboards and XIBs: the rules that
+/// need more than one file.
+///
+/// A class is the sum of its declaration and its extensions in every file; a storyboard
+/// scene's custom class is matched with the Swift class of that name; the app delegate is the
+/// class adopting `UIApplicationDelegate` (or marked `@main` or `@UIApplicationMain`), wherever
+/// it and its extensions are declared. Calls are followed within the module by name, so a
+/// factory that delegates to an initializer or a helper that sets the restoration identifier is
+/// not reported.
+///
+/// ```swift
+/// let facts = files.map { SwiftFileFacts(source: $0.bytes, file: $0.path) }
+/// let findings = SwiftProjectLinter(files: facts, interfaceDocuments: storyboards).findings()
+/// ```
+public struct SwiftProjectLinter {
+  private let files: [SwiftFileFacts]
+  private let index: ProjectIndex
+
+  /// Indexes a module's Swift files and its Interface Builder files.
+  ///
+  /// - Parameters:
+  ///   - files: The Swift files of the module.
+  ///   - interfaceDocuments: Its storyboards and XIBs.
+  public init(files: [SwiftFileFacts], interfaceDocuments: [InterfaceDocument]) {
+    self.files = files
+    index = ProjectIndex(files: files, documents: interfaceDocuments)
+  }
+
+  /// Runs every Swift rule: the one-file findings each file already has, and the rules that
+  /// cross files.
+  ///
+  /// - Returns: The findings, grouped by file in the order given, in line order.
+  /// - Complexity: Linear in the size of the facts, plus the calls followed between functions
+  ///   (each function's reach is computed once).
+  public func findings() -> [LintFinding] {
+    var findings = files.flatMap(\.findings)
+    findings += index.crossFileFindings()
+    let order = Dictionary(
+      files.enumerated().map { ($1.file, $0) }, uniquingKeysWith: { first, _ in first })
+    return findings.enumerated().sorted {
+      (order[$0.element.file] ?? Int.max, $0.element.line ?? 0, $0.offset)
+        < (order[$1.element.file] ?? Int.max, $1.element.line ?? 0, $1.offset)
+    }.map(\.element)
+  }
+
+  /// Drops the Interface Builder findings that the Swift sources answer: a XIB controller whose
+  /// class sets a restoration class (or an app delegate that re-creates controllers), and a
+  /// XIB's File's Owner whose class sets its restoration identifier and class in code.
+  ///
+  /// - Parameters:
+  ///   - report: A storyboard's or XIB's report.
+  ///   - document: Its document.
+  /// - Returns: The report without those findings.
+  public func refine(_ report: LintReport, document: InterfaceDocument) -> LintReport {
+    var refined = report
+    refined.findings.removeAll { finding in
+      switch finding.code {
+      case .nibControllerNeedsRestorationClass:
+        guard let id = finding.objectID, let controller = document.viewController(withID: id),
+          let name = controller.customClass
+        else { return index.hasAppDelegateHook }
+        return index.hasAppDelegateHook || index.setsOwnRestorationClass(name)
+      case .nibOwnerNeedsIdentifier:
+        guard let name = document.fileOwner?.customClass else { return false }
+        return index.setsOwnIdentifier(name)
+          && (index.hasAppDelegateHook || index.setsOwnRestorationClass(name))
+      default:
+        return false
+      }
+    }
+    return refined
+  }
+}

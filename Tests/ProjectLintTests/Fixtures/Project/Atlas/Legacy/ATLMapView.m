@@ -1,0 +1,4 @@
+#import "ATLMapView.h"
+
+@implementation ATLMapView
+@end
