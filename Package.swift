@@ -151,7 +151,8 @@ let package = Package(
     .executableTarget(
       name: "restoration-test-helper",
       dependencies: [
-        "StateRestoration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "BinaryPropertyList", "StateRestoration",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/Helpers/restoration-test-helper"
@@ -192,7 +193,7 @@ let package = Package(
     .testTarget(
       name: "StateRestorationTests",
       dependencies: [
-        "StateRestoration", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        "BinaryPropertyList", "StateRestoration", "TestSupport", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

@@ -226,6 +226,25 @@ public struct BinaryPropertyListReader: Sendable {
 
   /// A string object, ASCII or UTF-16; unpaired surrogates become U+FFFD.
   public func string(_ object: Int) throws(PropertyListError) -> String {
+    let (isASCII, start, count) = try stringSpan(object)
+    if isASCII {
+      return bytes.withUnsafeBufferPointer {
+        String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self)
+      }
+    }
+    return Self.decodeUTF16(bytes, start: start, count: count)
+  }
+
+  /// Checks a string object as ``string(_:)`` reads it, without building the string.
+  public func checkString(_ object: Int) throws(PropertyListError) {
+    _ = try stringSpan(object)
+  }
+
+  /// Where a string object's characters lie, checked: whether they are ASCII bytes or UTF-16
+  /// units, where they start, and how many there are.
+  private func stringSpan(
+    _ object: Int
+  ) throws(PropertyListError) -> (isASCII: Bool, start: Int, count: Int) {
     let offset = try offset(of: object)
     let marker = bytes[offset] >> 4
     guard marker == 0x5 || marker == 0x6 else {
@@ -238,22 +257,53 @@ public struct BinaryPropertyListReader: Sendable {
         "string of \(count) characters, above the limit of \(limits.maxStringLength)",
         offset: offset)
     }
-    if marker == 0x5 {
-      try checkSpan(start: start, count: count, width: 1, at: offset)
-      return try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) -> String in
-        let ascii = UnsafeBufferPointer(rebasing: buffer[start..<(start + count)])
-        guard ascii.allSatisfy({ $0 < 0x80 }) else {
-          throw PropertyListError(.malformed, "ASCII string holds a non-ASCII byte", offset: offset)
+    try checkSpan(start: start, count: count, width: marker == 0x5 ? 1 : 2, at: offset)
+    if marker == 0x5, bytes[start..<(start + count)].contains(where: { $0 >= 0x80 }) {
+      throw PropertyListError(.malformed, "ASCII string holds a non-ASCII byte", offset: offset)
+    }
+    return (marker == 0x5, start, count)
+  }
+
+  /// Big-endian UTF-16 as a string, each unpaired surrogate a U+FFFD.
+  ///
+  /// Transcoded to UTF-8 here because `String(decoding:as: UTF16.self)` runs generic,
+  /// unspecialized code on Linux, many times slower per character.
+  static func decodeUTF16(_ bytes: [UInt8], start: Int, count: Int) -> String {
+    func unit(_ index: Int) -> UInt32 {
+      UInt32(bytes[start + 2 * index]) << 8 | UInt32(bytes[start + 2 * index + 1])
+    }
+    var utf8: [UInt8] = []
+    utf8.reserveCapacity(count * 3)
+    var index = 0
+    while index < count {
+      var scalar = unit(index)
+      index += 1
+      if scalar & 0xF800 == 0xD800 {
+        if scalar < 0xDC00, index < count, unit(index) & 0xFC00 == 0xDC00 {
+          scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(index) - 0xDC00))
+          index += 1
+        } else {
+          scalar = 0xFFFD
         }
-        return String(decoding: ascii, as: UTF8.self)
+      }
+      switch scalar {
+      case ..<0x80:
+        utf8.append(UInt8(scalar))
+      case ..<0x800:
+        utf8.append(UInt8(0xC0 | scalar >> 6))
+        utf8.append(UInt8(0x80 | scalar & 0x3F))
+      case ..<0x10000:
+        utf8.append(UInt8(0xE0 | scalar >> 12))
+        utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+        utf8.append(UInt8(0x80 | scalar & 0x3F))
+      default:
+        utf8.append(UInt8(0xF0 | scalar >> 18))
+        utf8.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+        utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+        utf8.append(UInt8(0x80 | scalar & 0x3F))
       }
     }
-    try checkSpan(start: start, count: count, width: 2, at: offset)
-    var units = [UInt16](repeating: 0, count: count)
-    for index in 0..<count {
-      units[index] = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
-    }
-    return String(decoding: units, as: UTF16.self)
+    return String(decoding: utf8, as: UTF8.self)
   }
 
   /// A UID object's value.

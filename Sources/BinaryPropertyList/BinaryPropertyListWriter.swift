@@ -1,8 +1,8 @@
 /// Writes a binary property list (`bplist00`) object by object, as CoreFoundation lays one out.
 ///
 /// Each `add` returns the new object's reference, for the containers that hold it; a container
-/// is added after its elements. Strings, numbers, dates, Booleans and UIDs are written once
-/// however often they are added; data and containers are written each time. References take
+/// is added after its elements. Strings (byte for byte), numbers, dates, Booleans and UIDs are
+/// written once however often they are added; data and containers are written each time. References take
 /// the fewest bytes, from 1 to 8, that hold the largest object number, and offsets those that
 /// hold the offset table's own position, as CoreFoundation writes them. Objects are laid
 /// out in the order they were added, so the first object added starts at byte 8.
@@ -19,7 +19,7 @@ public struct BinaryPropertyListWriter {
   private var scalars: [UInt8] = []
   private var references: [Int] = []
   // Keys hashed with the standard library's seeded hasher: values may come from a file.
-  private var strings: [String: Int] = [:]
+  private var strings: [ExactString: Int] = [:]
   private var integers: [Int64: Int] = [:]
   private var unsignedIntegers: [UInt64: Int] = [:]
   private var reals: [UInt64: Int] = [:]
@@ -43,7 +43,7 @@ public struct BinaryPropertyListWriter {
   ///     added once (such as a unique name) skips the lookup.
   /// - Returns: The string's object.
   public mutating func addString(_ string: String, uniquing: Bool = true) -> Int {
-    if uniquing, let known = strings[string] { return known }
+    if uniquing, let known = strings[ExactString(string)] { return known }
     let reference = addScalar { bytes in
       if string.utf8.allSatisfy({ $0 < 0x80 }) {
         Self.appendHeader(0x5, count: string.utf8.count, to: &bytes)
@@ -56,7 +56,7 @@ public struct BinaryPropertyListWriter {
         }
       }
     }
-    if uniquing { strings[string] = reference }
+    if uniquing { strings[ExactString(string)] = reference }
     return reference
   }
 

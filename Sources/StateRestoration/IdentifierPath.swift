@@ -19,12 +19,13 @@ public enum IdentifierPath {
   /// - Parameter component: The component.
   /// - Returns: True for `:[` digits `]:`.
   public static func isIndexComponent(_ component: some StringProtocol) -> Bool {
-    let utf8 = component.utf8
-    guard utf8.count > 4, utf8.starts(with: ":[".utf8), utf8.reversed().starts(with: ":]".utf8)
-    else { return false }
-    return utf8.dropFirst(2).dropLast(2).allSatisfy {
-      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-    }
+    isIndexComponent(utf8: Array(component.utf8))
+  }
+
+  /// Whether the UTF-8 bytes of a component are `:[` digits `]:`.
+  static func isIndexComponent(utf8: some BidirectionalCollection<UInt8>) -> Bool {
+    utf8.count > 4 && utf8.starts(with: [0x3A, 0x5B]) && utf8.reversed().starts(with: [0x3A, 0x5D])
+      && utf8.dropFirst(2).dropLast(2).allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
   }
 
   /// Splits a path into its components, index components included, as restoration classes
@@ -35,8 +36,16 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The components.
   public static func components(of path: String) -> [String] {
-    path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
-      String(decoding: $0, as: UTF8.self)
+    var path = path
+    return path.withUTF8 { bytes in
+      var components: [String] = []
+      var start = 0
+      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
+        components.append(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        start = index + 1
+      }
+      return components
     }
   }
 
@@ -46,10 +55,15 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The parent path, or nil for a path with a single identifier.
   public static func parent(of path: String) -> String? {
-    var components = components(of: path)
-    components.removeLast()
-    if let last = components.last, isIndexComponent(last) { components.removeLast() }
-    return components.isEmpty ? nil : components.joined(separator: "/")
+    let utf8 = path.utf8
+    guard let slash = utf8.lastIndex(of: 0x2F) else { return nil }
+    var head = utf8[..<slash]
+    if let previous = head.lastIndex(of: 0x2F) {
+      if isIndexComponent(utf8: head[utf8.index(after: previous)...]) { head = head[..<previous] }
+    } else if isIndexComponent(utf8: head) {
+      return nil
+    }
+    return String(decoding: head, as: UTF8.self)
   }
 
   /// The number of identifier components in a path, index components not counted.
@@ -57,7 +71,18 @@ public enum IdentifierPath {
   /// - Parameter path: The path.
   /// - Returns: The depth; 1 for a root.
   public static func depth(of path: String) -> Int {
-    components(of: path).count { !isIndexComponent($0) }
+    var path = path
+    return path.withUTF8 { bytes in
+      var depth = 0
+      var start = 0
+      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
+        if !isIndexComponent(utf8: UnsafeBufferPointer(rebasing: bytes[start..<index])) {
+          depth += 1
+        }
+        start = index + 1
+      }
+      return depth
+    }
   }
 }
 
@@ -122,6 +147,7 @@ struct IdentifierPathResolver {
     if let entry = known[ObjectIdentifier(object)] { return entry }
     // Climb to a known object or a root, iteratively: a long chain cannot overflow the stack.
     var chain: [(object: any StateRestoring, index: Int?)] = []
+    // Chains are short: a set to find a cycle only once one is long.
     var onChain: Set<ObjectIdentifier> = []
     var current = object
     var base: Known?
@@ -130,7 +156,15 @@ struct IdentifierPathResolver {
         base = entry
         break
       }
-      guard onChain.insert(ObjectIdentifier(current)).inserted else {
+      let id = ObjectIdentifier(current)
+      let isOnChain: Bool
+      if chain.count < 16 {
+        isOnChain = chain.contains { ObjectIdentifier($0.object) == id }
+      } else {
+        if onChain.isEmpty { onChain = Set(chain.map { ObjectIdentifier($0.object) }) }
+        isOnChain = !onChain.insert(id).inserted
+      }
+      guard !isOnChain else {
         // A cycle: the chain up to here is the partial path UIKit uses, topped by the object
         // that closed it.
         onCycle?(
@@ -149,16 +183,17 @@ struct IdentifierPathResolver {
     var depth = base?.depth ?? 0
     var entry = base
     for (node, index) in chain.reversed() {
-      var pieces = prefix.isEmpty ? [] : [prefix]
-      if let index { pieces.append(IdentifierPath.indexComponent(index)) }
+      if let index {
+        let component = IdentifierPath.indexComponent(index)
+        prefix += prefix.isEmpty ? component : "/" + component
+      }
       let identifier = node.restorationIdentifier
       if let identifier {
-        pieces.append(identifier)
+        prefix += prefix.isEmpty ? identifier : "/" + identifier
         // An identifier holding `/`, or looking like an index, counts as `depth(of:)` counts it.
         let plain = !identifier.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") }
         depth += plain ? 1 : IdentifierPath.depth(of: identifier)
       }
-      prefix = pieces.joined(separator: "/")
       let made = Known(
         object: node, path: identifier == nil ? nil : prefix, prefix: prefix, depth: depth)
       known[ObjectIdentifier(node)] = made

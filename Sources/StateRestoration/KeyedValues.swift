@@ -1,4 +1,4 @@
-public import OrderedCollections
+internal import OrderedCollections
 
 /// The keys and values of one coder, in the order they were first written.
 public struct KeyedValues: Sendable, Hashable, Sequence {

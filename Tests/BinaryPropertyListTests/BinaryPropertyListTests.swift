@@ -99,6 +99,47 @@ private let everyType = Value.dictionary([
     #expect(writer.objectCount == 8)
   }
 
+  /// Strings are shared only when their bytes are equal: a precomposed `é` and `e` with a
+  /// combining accent are equal as `String`s, but each keeps its own bytes.
+  @Test func stringsAreSharedOnlyWhenTheirBytesAreEqual() throws {
+    let precomposed = "caf\u{E9}"
+    let combining = "cafe\u{301}"
+    #expect(precomposed == combining)
+    var writer = BinaryPropertyListWriter()
+    let first = writer.addString(precomposed)
+    let second = writer.addString(combining)
+    #expect(first != second)
+    let top = writer.addArray([first, second])
+    let reader = try BinaryPropertyListReader(writer.makeBytes(top: top))
+    #expect(Array(try reader.string(first).utf8) == Array(precomposed.utf8))
+    #expect(Array(try reader.string(second).utf8) == Array(combining.utf8))
+  }
+
+  /// UTF-16 strings read as `String(decoding:as:)` reads them, unpaired surrogates included,
+  /// and a check accepts exactly what a read accepts.
+  @Test(arguments: 0..<40)
+  func utf16StringsReadAsTheStandardLibraryDecodesThem(seed: Int) throws {
+    var generator = SeededGenerator(seed: UInt64(seed))
+    let pool: [UInt16] = [0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x4E2D, 0xFFFD, 0xFFFF, 0xD83D, 0xDE00, 0xD800, 0xDBFF, 0xDC00, 0xDFFF]
+    let units = (0..<Int.random(in: 1...40, using: &generator)).map { _ in
+      pool.randomElement(using: &generator) ?? 0
+    }
+    // One UTF-16 string object at byte 8, its offset table and the trailer.
+    var file = Array("bplist00".utf8)
+    file.append(0x6F)
+    file.append(0x10)
+    file.append(UInt8(units.count))
+    for unit in units { file += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+    let table = file.count
+    file.append(8)
+    file += [0, 0, 0, 0, 0, 0, 1, 1]
+    file += [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0]
+    file += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+    let reader = try BinaryPropertyListReader(file)
+    try reader.checkString(0)
+    #expect(Array(try reader.string(0).utf8) == Array(String(decoding: units, as: UTF16.self).utf8))
+  }
+
   /// References and offsets take the fewest bytes that hold the largest value.
   @Test(arguments: [(10, 1, 1), (300, 2, 2), (5_000, 2, 3)])
   func widthsGrowWithTheFile(strings: Int, referenceWidth: UInt8, offsetWidth: UInt8) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import BinaryPropertyList
 import StateRestoration
 import TestSupport
 import Testing

@@ -14,35 +14,27 @@ extension RestorationArchive {
   /// Writes the archive; with `allowingDuplicatePaths`, records may share a path (references
   /// then point at the first), which only tests of hostile archives need.
   package func encoded(allowingDuplicatePaths: Bool) throws(RestorationError) -> [UInt8] {
-    var positions: [PathKey: Int] = [:]
-    positions.reserveCapacity(records.count)
-    for (index, record) in records.enumerated()
-    where positions.updateValue(index, forKey: PathKey(record.identifierPath)) != nil {
-      guard allowingDuplicatePaths else {
-        throw RestorationError(
-          .encodingFailed, "two records share the identifier path",
-          identifierPath: record.identifierPath)
-      }
-    }
-    // With duplicates, references point at the first record of a path.
-    if allowingDuplicatePaths {
-      for (index, record) in records.enumerated().reversed() {
-        positions[PathKey(record.identifierPath)] = index
-      }
+    let paths = ArchivedPaths(records.map(\.identifierPath))
+    if !allowingDuplicatePaths,
+      let index = records.indices.first(where: { paths.firstRecordOfPath[$0] != $0 })
+    {
+      throw RestorationError(
+        .encodingFailed, "two records share the identifier path",
+        identifierPath: records[index].identifierPath)
     }
     var writer = BinaryPropertyListWriter()
     // The checksum's object comes first, so that it starts at byte 8.
     let checksum = writer.addData([0, 0, 0, 0])
-    let record = { (path: String) in positions[PathKey(path)] }
+    // With duplicates, references point at the first record of a path.
+    let record = { (path: String) in paths.firstRecord(of: path, among: records.count) }
     // Each path is stored as its nearest archived ancestor's, and the rest; whole in an archive
     // that declares the format 1.x.
-    let ancestors = ArchivedPaths(
-      (version?.major ?? Version.current.major) < 2 ? [] : records.map(\.identifierPath))
+    let wholePaths = (version?.major ?? Version.current.major) < 2
     var recordObjects: [Int] = []
     recordObjects.reserveCapacity(records.count)
     for (index, entry) in records.enumerated() {
       do {
-        let parent = index < ancestors.recordCount ? ancestors.ancestor(ofRecord: index) : nil
+        let parent = wholePaths ? nil : paths.ancestor(ofRecord: index)
         let name =
           parent.map {
             entry.identifierPath.utf8.dropFirst(records[$0].identifierPath.utf8.count + 1)

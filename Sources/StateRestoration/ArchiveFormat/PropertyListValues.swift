@@ -35,8 +35,15 @@ struct ValueReader {
   private var budget: Int
   /// The containers being read, outermost first.
   private var open: [Int] = []
-  /// The names of the key objects read so far.
-  private var names: [Int: String] = [:]
+  /// The names of the key objects read so far, as numbers of distinct names.
+  private var names: [Int: Int] = [:]
+  /// Each distinct name, by number, and the number of each.
+  private var nameStrings: [String] = []
+  private var nameNumbers: [String: Int] = [:]
+  /// By name number, the last dictionary that used it, to find a repeated key without a set
+  /// per dictionary.
+  private var lastDictionary: [Int] = []
+  private var dictionaries = 0
 
   init(file: BinaryPropertyListReader, maxDepth: Int, paths: [String]?) {
     self.file = file
@@ -123,8 +130,11 @@ struct ValueReader {
       let bytes = try file.data(object)
       return building ? .data(Data(bytes)) : nil
     default:
-      let string = try file.string(object)
-      return building ? .string(string) : nil
+      guard building else {
+        try file.checkString(object)
+        return nil
+      }
+      return .string(try file.string(object))
     }
   }
 
@@ -157,24 +167,35 @@ struct ValueReader {
   ) throws(RestorationError) {
     let file = self.file
     let dictionary = try wrapped { () throws(PropertyListError) in try file.dictionary(object) }
-    var seen: Set<String> = []
+    dictionaries += 1
     for index in 0..<dictionary.count {
-      let key = try keyName(file.key(index, of: dictionary))
-      guard seen.insert(key).inserted else {
+      let number = try nameNumber(file.key(index, of: dictionary))
+      let key = nameStrings[number]
+      guard lastDictionary[number] != dictionaries else {
         throw RestorationError(
           .malformed, "dictionary repeats the key '\(key)'",
           offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
       }
+      lastDictionary[number] = dictionaries
       try body(&self, key, file.value(index, of: dictionary))
     }
   }
 
-  /// A key object's name, read once per object.
-  mutating func keyName(_ object: Int) throws(RestorationError) -> String {
+  /// The number of a key object's name, read once per object; equal names share a number.
+  private mutating func nameNumber(_ object: Int) throws(RestorationError) -> Int {
     if let known = names[object] { return known }
     let name = try wrapped { () throws(PropertyListError) in try file.string(object) }
-    names[object] = name
-    return name
+    let number: Int
+    if let known = nameNumbers[name] {
+      number = known
+    } else {
+      number = nameStrings.count
+      nameNumbers[name] = number
+      nameStrings.append(name)
+      lastDictionary.append(0)
+    }
+    names[object] = number
+    return number
   }
 
   /// The record a UID names, checked against the records.

@@ -1,83 +1,59 @@
+package import BinaryPropertyList
+
 /// What a restore knows of an archive's identifier paths before it locates any object: the
-/// first record of each path, each record's nearest archived ancestor, and the components of
-/// each path.
+/// first record of each path, and each record's nearest archived ancestor.
 ///
 /// Made from the paths alone, in archive order, as locating the objects would find them: a
 /// record's ancestor is the closest ancestor path (as ``IdentifierPath/parent(of:)`` climbs)
 /// among the records before it, and a path's first record is the first record with that path.
 ///
-/// The paths come from a file: every step is linear in their total length, however long one
-/// path is, and every table hashes with the standard library's seeded hasher, so a file cannot
-/// choose paths that collide.
+/// The paths come from a file: each path is hashed once, prefix by prefix, so the work is
+/// linear in the paths' length however long one path is, and the hashes are the standard
+/// library's seeded ones, so a file cannot choose paths that collide.
 package struct ArchivedPaths {
   /// The first record of each path.
-  private var firstRecords: [PathKey: Int] = [:]
+  private var firstRecords: [PrefixKey: Int] = [:]
   /// The first record with each record's path, by record.
   package private(set) var firstRecordOfPath: [Int] = []
   /// Each record's nearest archived ancestor, or -1.
   private var ancestors: [Int] = []
-  /// The components of each record's path, as ``IdentifierPath/components(of:)`` splits them.
-  package private(set) var components: [[String]] = []
 
   /// Analyses the paths of an archive's records, in archive order.
   package init(_ paths: [String]) {
     firstRecords.reserveCapacity(paths.count)
     firstRecordOfPath.reserveCapacity(paths.count)
     ancestors.reserveCapacity(paths.count)
-    components.reserveCapacity(paths.count)
-    // Every prefix of every path is a node of a tree, found from its parent node and its last
-    // component: walking a path down the tree costs its length, where looking each prefix up
-    // whole cost its length times its depth.
-    var nodes: [NodeKey: Int32] = [:]
-    // The first record whose path is each node, or -1.
-    var nodeRecords: [Int] = [-1]
+    var prefixes = PathPrefixes()
     for (index, path) in paths.enumerated() {
-      let parts = IdentifierPath.components(of: path)
-      let ancestorEnds = Self.ancestorEnds(of: parts)
-      var node: Int32 = 0
+      prefixes.analyse(path)
       var ancestor = -1
-      for (position, part) in parts.enumerated() {
-        let key = NodeKey(parent: node, name: PathKey(part))
-        if let known = nodes[key] {
-          node = known
-        } else {
-          node = Int32(truncatingIfNeeded: nodeRecords.count)
-          nodes[key] = node
-          nodeRecords.append(-1)
-        }
-        if ancestorEnds[position], nodeRecords[Int(node)] >= 0 {
-          ancestor = nodeRecords[Int(node)]
+      var component = prefixes.count - 1
+      // Climb as `IdentifierPath.parent(of:)` does: drop the last identifier and the index
+      // component before it.
+      while component > 0 {
+        component -= 1
+        if prefixes.isIndexComponent(component) { component -= 1 }
+        guard component >= 0 else { break }
+        if let record = firstRecords[prefixes.key(component, of: path)] {
+          ancestor = record
+          break
         }
       }
-      if nodeRecords[Int(node)] < 0 {
-        nodeRecords[Int(node)] = index
-        firstRecords[PathKey(path)] = index
+      let whole = prefixes.key(prefixes.count - 1, of: path)
+      if let first = firstRecords[whole] {
+        firstRecordOfPath.append(first)
+      } else {
+        firstRecords[whole] = index
+        firstRecordOfPath.append(index)
       }
-      firstRecordOfPath.append(nodeRecords[Int(node)])
       ancestors.append(ancestor)
-      components.append(parts)
     }
-  }
-
-  /// Which prefixes of a path are its ancestors: `result[i]` is true when the path's first
-  /// `i + 1` components are one, as ``IdentifierPath/parent(of:)`` climbs from the path.
-  private static func ancestorEnds(of parts: [String]) -> [Bool] {
-    var ends = [Bool](repeating: false, count: parts.count)
-    var last = parts.count - 1
-    while last > 0 {
-      // The parent drops the last identifier, and the index component before it.
-      var end = last - 1
-      if IdentifierPath.isIndexComponent(parts[end]) { end -= 1 }
-      guard end >= 0 else { break }
-      ends[end] = true
-      last = end
-    }
-    return ends
   }
 
   /// The first record with a path, among the first `count` records.
   package func firstRecord(of path: String, among count: Int) -> Int? {
-    guard let record = firstRecords[PathKey(path)], record < count else { return nil }
+    guard let record = firstRecords[PathPrefixes.key(of: path)], record < count
+    else { return nil }
     return record
   }
 
@@ -89,33 +65,82 @@ package struct ArchivedPaths {
     let ancestor = ancestors[record]
     return ancestor < 0 ? nil : ancestor
   }
-
-  /// A node of the tree of prefixes: its parent node and its last component.
-  private struct NodeKey: Hashable {
-    var parent: Int32
-    var name: PathKey
-  }
 }
 
-/// An identifier path, or one of its components, as a dictionary key.
-///
-/// Compared and hashed by its UTF-8 bytes, as UIKit compares paths (`é` and `e` with a
-/// combining accent are different paths), with the standard library's seeded `Hasher`.
-package struct PathKey: Hashable {
-  /// The path.
-  package let string: String
+/// The prefixes of one path that end at a component: where each ends and its hash, computed in
+/// one pass over the path's bytes.
+private struct PathPrefixes {
+  /// The end of each component, in UTF-8 bytes.
+  private var ends: [Int] = []
+  /// The hash of the path up to each component's end.
+  private var hashes: [Int] = []
+  /// Whether each component is an index component such as `:[1]:`.
+  private var isIndex: [Bool] = []
 
-  /// Makes a key of a path.
-  package init(_ string: String) { self.string = string }
+  var count: Int { ends.count }
 
-  package static func == (lhs: PathKey, rhs: PathKey) -> Bool {
-    var left = lhs.string
-    var right = rhs.string
-    return left.withUTF8 { left in right.withUTF8 { left.elementsEqual($0) } }
+  mutating func analyse(_ path: String) {
+    ends.removeAll(keepingCapacity: true)
+    hashes.removeAll(keepingCapacity: true)
+    isIndex.removeAll(keepingCapacity: true)
+    Self.forEachPrefix(of: path) { end, hash, isIndex in
+      ends.append(end)
+      hashes.append(hash)
+      self.isIndex.append(isIndex)
+    }
   }
 
-  package func hash(into hasher: inout Hasher) {
-    var string = string
-    string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  /// The key of a whole path, hashed as its prefixes are.
+  static func key(of path: String) -> PrefixKey {
+    var whole = 0
+    forEachPrefix(of: path) { _, hash, _ in whole = hash }
+    return PrefixKey(hash: whole, path: path, length: path.utf8.count)
   }
+
+  /// Calls `body` with each prefix that ends at a component: its end, its hash, and whether its
+  /// last component is an index component.
+  private static func forEachPrefix(
+    of path: String, _ body: (_ end: Int, _ hash: Int, _ isIndex: Bool) -> Void
+  ) {
+    var path = path
+    path.withUTF8 { bytes in
+      var hasher = Hasher()
+      var start = 0
+      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
+        if start > 0 { hasher.combine(UInt8(0x2F)) }
+        let component = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        hasher.combine(bytes: UnsafeRawBufferPointer(component))
+        // A copy finishes the prefix's hash; the original goes on to the next component.
+        let prefix = hasher
+        body(index, prefix.finalize(), IdentifierPath.isIndexComponent(utf8: component))
+        start = index + 1
+      }
+    }
+  }
+
+  /// The key of the path up to the end of `component`.
+  func key(_ component: Int, of path: String) -> PrefixKey {
+    PrefixKey(hash: hashes[component], path: path, length: ends[component])
+  }
+
+  /// Whether a component is an index component such as `:[1]:`.
+  func isIndexComponent(_ component: Int) -> Bool { isIndex[component] }
 }
+
+/// The first `length` bytes of a path, with their hash computed beforehand.
+private struct PrefixKey: Hashable {
+  let hash: Int
+  let path: String
+  let length: Int
+
+  static func == (lhs: PrefixKey, rhs: PrefixKey) -> Bool {
+    lhs.hash == rhs.hash && lhs.length == rhs.length
+      && ExactString.bytesEqual(lhs.path, rhs.path, count: lhs.length)
+  }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
+/// An identifier path as a dictionary key: compared by its UTF-8 bytes, as UIKit compares
+/// paths (`é` and `e` with a combining accent are different paths).
+package typealias PathKey = ExactString

@@ -1,3 +1,4 @@
+internal import BinaryPropertyList
 internal import DequeModule
 
 /// One preservation: walks the tree from the roots, and every object referenced from an encode

@@ -1,3 +1,5 @@
+internal import BinaryPropertyList
+
 /// One restoration from a decoded archive, in UIKit's order: locate or create every object in
 /// archive order, then decode every object in archive order (parents first), then the delegate's
 /// did-decode, then every restored object's finished-restoring.
@@ -172,7 +174,8 @@ final class RestorationPass {
     if let ancestor, objects[ancestor] == nil {
       return skip(.missingParent(records[ancestor].identifierPath))
     }
-    let components = paths.components[index]
+    // Split only for the calls that take them: most objects are found without.
+    var components: [String] { IdentifierPath.components(of: path) }
 
     var found: (any StateRestoring)?
     if let name = records[index].restorationClassName {
@@ -242,12 +245,14 @@ final class RestorationPass {
 
   /// A path's last identifier, and the index of the index component before it, if any.
   private static func lastIdentifierAndIndex(of path: String) -> (String, Int?) {
-    var components = IdentifierPath.components(of: path)
-    let identifier = components.removeLast()
-    guard let last = components.last, IdentifierPath.isIndexComponent(last) else {
-      return (identifier, nil)
-    }
-    return (identifier, Int(last.dropFirst(2).dropLast(2)))
+    let utf8 = path.utf8
+    guard let slash = utf8.lastIndex(of: 0x2F) else { return (path, nil) }
+    let identifier = String(decoding: utf8[utf8.index(after: slash)...], as: UTF8.self)
+    let head = utf8[..<slash]
+    let start = head.lastIndex(of: 0x2F).map { utf8.index(after: $0) } ?? head.startIndex
+    let last = head[start...]
+    guard IdentifierPath.isIndexComponent(utf8: last) else { return (identifier, nil) }
+    return (identifier, Int(String(decoding: last.dropFirst(2).dropLast(2), as: UTF8.self)))
   }
 
   /// The direct container of `path`, when it has a record and was restored.

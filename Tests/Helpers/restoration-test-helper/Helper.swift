@@ -1,6 +1,7 @@
 // A small app for the reliability tests, run as a real process so that the tests can kill it
 // with SIGKILL at any instant and let it crash for real. Not a product; only the tests use it.
 import ArgumentParser
+import BinaryPropertyList
 import Foundation
 import Logging
 import StateRestoration

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A string as a dictionary key that is equal only to the same UTF-8 bytes.
+///
+/// `String` compares by canonical equivalence, so a precomposed `é` equals `e` and a combining
+/// accent, and hashing a non-ASCII string normalizes it first: slower, and wrong where the bytes
+/// are the identity (identifier paths, strings written once and referenced). Hashed with the
+/// standard library's seeded `Hasher`, so keys read from a file cannot be chosen to collide.
+package struct ExactString: Hashable {
+  /// The string.
+  package let string: String
+
+  /// Makes a key of a string.
+  package init(_ string: String) { self.string = string }
+
+  package static func == (lhs: ExactString, rhs: ExactString) -> Bool {
+    lhs.string.utf8.count == rhs.string.utf8.count
+      && bytesEqual(lhs.string, rhs.string, count: lhs.string.utf8.count)
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    var string = string
+    string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Whether the first `count` UTF-8 bytes of two strings, each at least that long, are equal.
+  package static func bytesEqual(_ left: String, _ right: String, count: Int) -> Bool {
+    var left = left
+    var right = right
+    return left.withUTF8 { left in
+      right.withUTF8 { right in
+        guard count > 0, let a = left.baseAddress, let b = right.baseAddress else { return true }
+        return memcmp(a, b, count) == 0
+      }
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/// SplitMix64: random numbers that are the same on every run for a seed, so that a failing
+/// generated case can be generated again.
+public struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  /// Creates a generator.
+  ///
+  /// - Parameter seed: The seed.
+  public init(seed: UInt64) { state = seed }
+
+  /// The next number.
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
