@@ -2,48 +2,51 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's `dump` block is real output: this runs the session it describes (open Costa Rica,
-/// go back, Home) and dumps the archive, so a change to the app, the engine or the dump cannot
-/// leave the README behind.
+/// The README's archive tool block is real output: this runs the session the README describes
+/// (open Costa Rica, Home) and then the README's command as written, finding the app's archive
+/// by `--bundle-id` in the default state folder, so that a change to the app, the engine or the
+/// tool cannot leave the README behind.
 @Suite struct ReadmeDumpExampleTests {
-  /// The lines that name the machine and the moment of the run, which no two runs share.
-  private static func isMachineOrTime(_ line: String) -> Bool {
-    line.contains("UIApplicationStateRestorationTimestamp")
-      || line.contains("UIApplicationStateRestorationSystemVersion")
-  }
+  /// The command of the README's archive tool block.
+  static let command =
+    "$ swift run restoration-archive-tool paths --tree --bundle-id com.example.Restorer"
 
-  /// The output block that follows the README's `dump` command.
+  /// The output lines that follow the README's command in its block.
   private func readmeBlock() throws -> [String] {
     let readme = try String(
       contentsOf: BuiltExecutable.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
     let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    let command = try #require(
-      lines.firstIndex { $0.hasPrefix("swift run restoration-archive-tool dump") },
-      "README.md has no dump command")
-    let open = try #require(lines[command...].firstIndex(of: "```"))  // the command block ends
-    let start = try #require(lines[(open + 1)...].firstIndex(of: "```")) + 1
-    return Array(lines[start...].prefix { $0 != "```" })
+    let start = try #require(
+      lines.firstIndex(of: Self.command), "README.md has no block for \(Self.command)")
+    return Array(lines[(start + 1)...].prefix { $0 != "```" })
   }
 
-  @Test func theDumpBlockIsWhatTheDescribedSessionSaves() throws {
-    let folder = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
+  @Test func theArchiveToolBlockIsWhatTheDescribedSessionSaves() throws {
+    // The default state folder is $XDG_STATE_HOME/swift-state-restoration, for the app and the
+    // tool alike: the README's commands name no folder.
+    let home = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let folder = home.appendingPathComponent("swift-state-restoration")
     let app = RestorerProcess(stateDirectory: folder)
-    let session = try app.run(keys: "down*52 enter esc h")
+    let session = try app.run(keys: "down*52 enter h")
     #expect(session.status == 0, "\(session.standardError)")
 
     let tool = try BuiltExecutable.path(
       named: "restoration-archive-tool", variable: "RESTORATION_ARCHIVE_TOOL")
-    let dump = try TestSupport.run(tool, ["dump", app.archivePath])
-    #expect(dump.status == 0, "\(dump.standardError)")
-    var live = dump.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_STATE_HOME"] = home.path
+    let arguments = Self.command.split(separator: " ").dropFirst(4).map(String.init)
+    let paths = try TestSupport.run(tool, arguments, environment: environment)
+    #expect(paths.status == 0, "\(paths.standardError)")
+    #expect(paths.standardError.isEmpty)
+    var live = paths.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
       .map(String.init)
     if live.last == "" { live.removeLast() }
 
     let block = try readmeBlock()
-    #expect(block.contains { $0.contains("\"Costa Rica\"") })
+    #expect(block.contains { $0.hasSuffix("[1] CountryVCID") })  // the capital that was open
     #expect(
-      live.filter { !Self.isMachineOrTime($0) } == block.filter { !Self.isMachineOrTime($0) },
-      "README.md's dump block differs from the live output; paste this in:\n\(dump.standardOutput)")
+      live == block,
+      "README.md's block differs from the live output; paste this in:\n\(paths.standardOutput)")
   }
 }

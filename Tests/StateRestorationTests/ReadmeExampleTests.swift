@@ -13,7 +13,6 @@ private final class CountriesController: RestorationNode {
   func encodeRestorableState(with coder: StateCoder) throws {
     if let selectedRow { coder.encode(selectedRow, forKey: "selectedRow") }
   }
-
   func decodeRestorableState(with coder: StateDecoder) throws {
     selectedRow = coder.decode(Int.self, forKey: "selectedRow")
   }
@@ -31,13 +30,10 @@ private final class AppDelegate: RestorationDelegate {
 
     func launch(select row: Int?) throws -> (RestorationReport, CountriesController) {
       let delegate = AppDelegate()
-      let store = try FileArchiveStore(stateRoot: folder.path, bundleIdentifier: "com.example.app")
       let engine = RestorationEngine(
         applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.app"),
-        store: store
-      )
+        store: try FileArchiveStore(stateRoot: folder.path, bundleIdentifier: "com.example.app"))
       engine.delegate = delegate
-
       let countries = CountriesController()
       let report = engine.restoreApplicationState(roots: [countries])
       if let row { countries.selectedRow = row }

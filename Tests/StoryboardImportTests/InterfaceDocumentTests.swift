@@ -3,7 +3,7 @@ import StoryboardImport
 import Testing
 
 /// Reading the real Xcode files, and bad ones.
-@Suite(.enabled(if: Fixtures.xcodeFilesAvailable, Fixtures.skipMessage))
+@Suite(Fixtures.interoperability)
 struct InterfaceDocumentTests {
   @Test func readsTheRestorerStoryboardsControllersIdentifiersAndLines() throws {
     let document = try InterfaceDocument(contentsOfFile: Fixtures.restorer)

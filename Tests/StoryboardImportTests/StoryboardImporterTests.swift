@@ -8,7 +8,7 @@ import Testing
 
 /// The real storyboards and XIBs become the headless hierarchy the app gets at launch, and it
 /// restores through the engine.
-@Suite(.enabled(if: Fixtures.xcodeFilesAvailable, Fixtures.skipMessage))
+@Suite(Fixtures.interoperability)
 struct StoryboardImporterTests {
   private struct SceneShape: Equatable {
     var storyboardIdentifier: String?

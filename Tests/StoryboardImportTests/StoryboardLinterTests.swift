@@ -7,7 +7,7 @@ import StoryboardLint
 import Testing
 
 /// The linter on the real files: the Restorer is clean, and its paths are the engine's.
-@Suite(.enabled(if: Fixtures.xcodeFilesAvailable, Fixtures.skipMessage))
+@Suite(Fixtures.interoperability)
 struct StoryboardLinterTests {
   @Test func theRestorerStoryboardHasNothingWrongAndUIKitsPaths() throws {
     let report = try StoryboardLinter().lint(fileAtPath: Fixtures.restorer)
@@ -45,16 +45,7 @@ struct StoryboardLinterTests {
   func launchPathsAreTheOnesTheEnginePreserves(path: String) throws {
     let document = try InterfaceDocument(contentsOfFile: path)
     let report = StoryboardLinter().lint(document)
-    let harness = makeHarness(for: document, name: "Main", classes: ViewControllerClassRegistry())
-    harness.launch()
-    // Load every view, as a user who visited every screen would.
-    for window in harness.application.windows {
-      for controller in window.rootViewController.map(allControllers) ?? [] {
-        controller.loadViewIfNeeded()
-      }
-    }
-    harness.application.enterBackground()
-    let archived = try #require(harness.savedArchive).records.map(\.identifierPath)
+    let archived = try archivedLaunchPaths(of: document)
     let launch = report.paths.filter { $0.origin == .launch }.map(\.path)
     #expect(Set(archived) == Set(launch))
     #expect(archived.count == launch.count || !report.findings(.duplicatePath).isEmpty)

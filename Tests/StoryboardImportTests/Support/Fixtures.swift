@@ -11,21 +11,45 @@ enum Fixtures {
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()
 
-  /// The shared folder of real Xcode files; CI has it beside the clone.
-  static let xcodeFolder = packageRoot.deletingLastPathComponent()
-    .appendingPathComponent("shared/fixtures/xcode")
-
-  /// Whether the real Xcode files are there; tests that need them are skipped otherwise, with
-  /// this message.
-  static let xcodeFilesAvailable: Bool = {
-    let available = FileManager.default.fileExists(atPath: xcodeFolder.path)
-    if !available {
-      print("Skipping the tests over real Xcode files: \(xcodeFolder.path) is absent")
+  /// The project's shared folder, which CI lays beside the clone: `../shared`, or the folder
+  /// that `STATE_RESTORATION_SHARED_FIXTURES` names.
+  static let sharedFolder: URL = {
+    let environment = ProcessInfo.processInfo.environment
+    if let path = environment["STATE_RESTORATION_SHARED_FIXTURES"], !path.isEmpty {
+      return URL(fileURLWithPath: path, relativeTo: packageRoot).standardizedFileURL
     }
-    return available
+    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
   }()
 
-  static let skipMessage: Comment = "../shared/fixtures/xcode is absent"
+  /// The real Xcode files: the interoperability fixtures.
+  static let xcodeFolder = sharedFolder.appendingPathComponent("fixtures/xcode")
+
+  /// Whether the real Xcode files are there; the suites that need them are skipped otherwise,
+  /// with ``skipMessage``.
+  static let xcodeFilesAvailable = FileManager.default.fileExists(atPath: xcodeFolder.path)
+
+  /// Whether a run must have the real Xcode files (`REQUIRE_SHARED_FIXTURES=1`, as CI sets):
+  /// then their absence fails ``SharedFixturesTests``, instead of only skipping suites.
+  static let xcodeFilesRequired =
+    ProcessInfo.processInfo.environment["REQUIRE_SHARED_FIXTURES"] == "1"
+
+  /// Why a suite over the real Xcode files did not run, on the suite's "skipped" line.
+  static let skipMessage = Comment(
+    rawValue:
+      "the interoperability fixtures from ../shared/fixtures/xcode are absent (looked in \(xcodeFolder.path))"
+  )
+
+  /// The trait of a suite that reads the real Xcode files.
+  ///
+  /// The suite is skipped, with ``skipMessage``, where the files are absent. A suite that takes
+  /// it is named in ``interoperabilitySuites``.
+  static let interoperability = ConditionTrait.enabled(if: xcodeFilesAvailable, skipMessage)
+
+  /// The suites with the ``interoperability`` trait, which ``SharedFixturesTests`` counts when
+  /// it says what was skipped (a test checks the list against the sources).
+  static let interoperabilitySuites = [
+    "InterfaceDocumentTests", "StoryboardImporterTests", "StoryboardLinterTests",
+  ]
 
   /// A real Xcode file, by its name in the shared folder.
   static func xcode(_ name: String) -> String {

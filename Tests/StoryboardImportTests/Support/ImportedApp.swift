@@ -4,6 +4,7 @@ import StateRestoration
 import StateRestorationTesting
 import StateRestorationUI
 import StoryboardImport
+import Testing
 
 /// The custom class of a storyboard's table view controller (`UYLTableViewController`): its
 /// table view is the scene's, and it numbers its rows by name.
@@ -125,4 +126,18 @@ final class RegisteringDelegate: ApplicationDelegate {
 func allControllers(under root: ViewController) -> [ViewController] {
   [root] + root.children.flatMap(allControllers)
     + (root.presentedViewController.map(allControllers) ?? [])
+}
+
+/// The identifier paths the engine archives for a storyboard's launch hierarchy, every view
+/// loaded, as after a user visited every screen.
+func archivedLaunchPaths(of document: InterfaceDocument) throws -> [String] {
+  let harness = makeHarness(for: document, name: "Main", classes: ViewControllerClassRegistry())
+  harness.launch()
+  for window in harness.application.windows {
+    for controller in window.rootViewController.map(allControllers) ?? [] {
+      controller.loadViewIfNeeded()
+    }
+  }
+  harness.application.enterBackground()
+  return try #require(harness.savedArchive).records.map(\.identifierPath)
 }
