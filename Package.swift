@@ -193,7 +193,8 @@ let package = Package(
     .testTarget(
       name: "StateRestorationTests",
       dependencies: [
-        "BinaryPropertyList", "StateRestoration", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        "BinaryPropertyList", "StateRestoration", "TestSupport",
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

@@ -175,7 +175,8 @@ public final class RestorationEngine {
       (Key.minorVersion, .integer(Int64(version.minor))),
       (Key.bundleVersion, .string(applicationInfo.bundleVersion)),
       (Key.systemVersion, .string(applicationInfo.systemVersion)),
-      (Key.timestamp, .date(now())), (Key.userInterfaceIdiom, .string(applicationInfo.userInterfaceIdiom)),
+      (Key.timestamp, .date(now())),
+      (Key.userInterfaceIdiom, .string(applicationInfo.userInterfaceIdiom)),
     ])
     for (key, value) in pass.withoutReferencesLeftOut(topCoder.values, in: nil) {
       if Key.reserved.contains(key) {

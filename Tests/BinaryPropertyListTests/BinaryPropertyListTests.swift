@@ -120,7 +120,10 @@ private let everyType = Value.dictionary([
   @Test(arguments: 0..<40)
   func utf16StringsReadAsTheStandardLibraryDecodesThem(seed: Int) throws {
     var generator = SeededGenerator(seed: UInt64(seed))
-    let pool: [UInt16] = [0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x4E2D, 0xFFFD, 0xFFFF, 0xD83D, 0xDE00, 0xD800, 0xDBFF, 0xDC00, 0xDFFF]
+    let pool: [UInt16] = [
+      0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x4E2D, 0xFFFD, 0xFFFF, 0xD83D, 0xDE00, 0xD800, 0xDBFF,
+      0xDC00, 0xDFFF,
+    ]
     let units = (0..<Int.random(in: 1...40, using: &generator)).map { _ in
       pool.randomElement(using: &generator) ?? 0
     }

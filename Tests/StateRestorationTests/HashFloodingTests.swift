@@ -1,5 +1,5 @@
-import Foundation
 import BinaryPropertyList
+import Foundation
 import StateRestoration
 import TestSupport
 import Testing
