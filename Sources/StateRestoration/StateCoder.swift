@@ -34,6 +34,8 @@ public final class StateCoder {
   init(identifierPath: String?, pass: PreservationPass?) {
     self.identifierPath = identifierPath
     self.pass = pass
+    // Most objects write a handful of keys: one allocation instead of one per doubling.
+    entries.reserveCapacity(8)
   }
 
   /// The values written so far, in the order their keys were first written.

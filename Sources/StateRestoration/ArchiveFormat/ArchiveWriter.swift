@@ -73,6 +73,8 @@ extension RestorationArchive {
   ) throws(RestorationError) -> Int {
     var keys: [Int] = []
     var values: [Int] = []
+    keys.reserveCapacity(10)
+    values.reserveCapacity(10)
     func field(_ name: String, _ value: Int) {
       keys.append(writer.addString(name))
       values.append(value)
