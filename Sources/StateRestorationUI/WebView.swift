@@ -83,8 +83,8 @@ open class WebView: ScrollView {
     public var zoomScale: Double
   }
 
-  /// Measures a page as the app draws it, in the units of ``contentOffset``: its height at a
-  /// width and a zoom scale.
+  /// Measures a page as the app draws it, in the units of ``ScrollView/contentOffset``: its
+  /// height at a width and a zoom scale.
   ///
   /// Without it, a page is one unit a line, whatever the width and the zoom. An app that wraps
   /// lines sets it, so that scrolling, the history's positions and restoration reach every row
