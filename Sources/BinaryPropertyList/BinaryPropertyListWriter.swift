@@ -2,10 +2,10 @@
 ///
 /// Each `add` returns the new object's reference, for the containers that hold it; a container
 /// is added after its elements. Strings (byte for byte), numbers, dates, Booleans and UIDs are
-/// written once however often they are added; data and containers are written each time. References take
-/// the fewest bytes, from 1 to 8, that hold the largest object number, and offsets those that
-/// hold the offset table's own position, as CoreFoundation writes them. Objects are laid
-/// out in the order they were added, so the first object added starts at byte 8.
+/// written once however often they are added; data and containers are written each time.
+/// References take the fewest bytes, from 1 to 8, that hold the largest object number, and
+/// offsets those that hold the offset table's own position, as CoreFoundation writes them.
+/// Objects are laid out in the order they were added, so the first object added starts at byte 8.
 public struct BinaryPropertyListWriter {
   private enum Object {
     /// Bytes of `scalars`, marker included.
@@ -35,13 +35,10 @@ public struct BinaryPropertyListWriter {
 
   // MARK: Scalars
 
-  /// Adds a string, ASCII or UTF-16 as CoreFoundation writes it.
+  /// Adds a string, ASCII or UTF-16 as CoreFoundation writes it, and returns its object.
   ///
-  /// - Parameters:
-  ///   - string: The string.
-  ///   - uniquing: Whether to write it once however often it is added; a string known to be
-  ///     added once (such as a unique name) skips the lookup.
-  /// - Returns: The string's object.
+  /// With `uniquing`, it is written once however often it is added; a string known to be added
+  /// once (such as a unique name) skips the lookup.
   public mutating func addString(_ string: String, uniquing: Bool = true) -> Int {
     if uniquing, let known = strings[ExactString(string)] { return known }
     let reference = addScalar { bytes in

@@ -10,12 +10,6 @@ public struct ApplicationInfo: Sendable, Hashable {
   public var userInterfaceIdiom: String
 
   /// Creates app information.
-  ///
-  /// - Parameters:
-  ///   - bundleIdentifier: The bundle identifier.
-  ///   - bundleVersion: The app's version.
-  ///   - systemVersion: The system version; by default the running kernel's name and release.
-  ///   - userInterfaceIdiom: The interface idiom.
   public init(
     bundleIdentifier: String,
     bundleVersion: String = "1",
@@ -33,7 +27,6 @@ public struct ApplicationInfo: Sendable, Hashable {
 
   /// Checks that a bundle identifier can name a folder.
   ///
-  /// - Parameter bundleIdentifier: The identifier.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) when it is
   ///   empty, `.` or `..`, longer than 255 bytes, or contains `/`, a backslash or a control
   ///   character.
@@ -41,13 +34,11 @@ public struct ApplicationInfo: Sendable, Hashable {
     try validate(bundleIdentifier, as: "bundle identifier")
   }
 
-  /// Checks that a scene identifier can name a folder, by the same rules as a bundle
-  /// identifier.
+  /// Checks that a scene identifier can name a folder, by the rules of
+  /// ``validate(bundleIdentifier:)``.
   ///
-  /// - Parameter sceneIdentifier: The identifier.
-  /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) when it is
-  ///   empty, `.` or `..`, longer than 255 bytes, or contains `/`, a backslash or a control
-  ///   character.
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) when it breaks
+  ///   one.
   public static func validate(sceneIdentifier: String) throws(RestorationError) {
     try validate(sceneIdentifier, as: "scene identifier")
   }

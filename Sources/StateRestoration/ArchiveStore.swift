@@ -18,26 +18,19 @@ public protocol ArchiveStore: AnyObject {
   /// A description of where the items live, for log lines and reports.
   var location: String { get }
 
-  /// Reads an item.
+  /// Reads an item of at most `maxSize` bytes.
   ///
-  /// - Parameters:
-  ///   - item: The item.
-  ///   - maxSize: The largest size accepted, in bytes.
   /// - Returns: The item's bytes, or nil if it does not exist.
   /// - Throws: ``RestorationError`` when the item exists but cannot be read.
   func read(_ item: ArchiveStoreItem, maxSize: Int) throws(RestorationError) -> [UInt8]?
 
   /// Replaces an item, atomically: a reader sees the old bytes or the new ones, never a mix.
   ///
-  /// - Parameters:
-  ///   - bytes: The new contents.
-  ///   - item: The item.
   /// - Throws: ``RestorationError`` when the item cannot be written; the old one is kept.
   func write(_ bytes: [UInt8], to item: ArchiveStoreItem) throws(RestorationError)
 
   /// Removes an item; removing a missing item does nothing.
   ///
-  /// - Parameter item: The item.
   /// - Throws: ``RestorationError`` when the item exists but cannot be removed.
   func remove(_ item: ArchiveStoreItem) throws(RestorationError)
 
@@ -47,11 +40,9 @@ public protocol ArchiveStore: AnyObject {
   /// is complete: a store that flushes its folder after a removal can flush it once for both.
   /// The default removes each item in turn.
   ///
-  /// - Parameter items: The items.
   /// - Throws: ``RestorationError`` for the first item that exists but cannot be removed; the
   ///   others are removed all the same.
   func remove(_ items: [ArchiveStoreItem]) throws(RestorationError)
-
 }
 
 extension ArchiveStore {
@@ -81,9 +72,7 @@ public final class InMemoryArchiveStore: ArchiveStore {
   /// How many times each item was written, for assertions.
   public private(set) var writeCounts: [ArchiveStoreItem: Int] = [:]
 
-  /// Creates a store.
-  ///
-  /// - Parameter contents: Items to start with.
+  /// Creates a store holding `contents`.
   public init(contents: [ArchiveStoreItem: [UInt8]] = [:]) {
     self.contents = contents
   }

@@ -9,15 +9,9 @@ public enum IdentifierPath {
   public static let separator: Character = "/"
 
   /// The index component for a child at `index`, such as `:[1]:`.
-  ///
-  /// - Parameter index: The child's index in its container.
-  /// - Returns: The component.
   public static func indexComponent(_ index: Int) -> String { ":[\(index)]:" }
 
-  /// Whether a component is an index component such as `:[1]:`.
-  ///
-  /// - Parameter component: The component.
-  /// - Returns: True for `:[` digits `]:`.
+  /// Whether a component is an index component: `:[` digits `]:`, such as `:[1]:`.
   public static func isIndexComponent(_ component: some StringProtocol) -> Bool {
     isIndexComponent(utf8: Array(component.utf8))
   }
@@ -32,28 +26,26 @@ public enum IdentifierPath {
   /// receive them.
   ///
   /// Every `/` separates two components, as in UIKit, whatever character follows it.
-  ///
-  /// - Parameter path: The path.
-  /// - Returns: The components.
   public static func components(of path: String) -> [String] {
+    var components: [String] = []
+    forEachComponent(of: path) { components.append(String(decoding: $0, as: UTF8.self)) }
+    return components
+  }
+
+  /// Calls `body` with the UTF-8 bytes of each component, splitting at every `/`.
+  static func forEachComponent(of path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     var path = path
-    return path.withUTF8 { bytes in
-      var components: [String] = []
+    path.withUTF8 { bytes in
       var start = 0
       for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
-        components.append(
-          String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        body(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         start = index + 1
       }
-      return components
     }
   }
 
   /// The path of the nearest ancestor: the path without its last identifier and the index
-  /// component before it.
-  ///
-  /// - Parameter path: The path.
-  /// - Returns: The parent path, or nil for a path with a single identifier.
+  /// component before it; nil for a path with a single identifier.
   public static func parent(of path: String) -> String? {
     let utf8 = path.utf8
     guard let slash = utf8.lastIndex(of: 0x2F) else { return nil }
@@ -66,23 +58,11 @@ public enum IdentifierPath {
     return String(decoding: head, as: UTF8.self)
   }
 
-  /// The number of identifier components in a path, index components not counted.
-  ///
-  /// - Parameter path: The path.
-  /// - Returns: The depth; 1 for a root.
+  /// The number of identifier components in a path, index components not counted: 1 for a root.
   public static func depth(of path: String) -> Int {
-    var path = path
-    return path.withUTF8 { bytes in
-      var depth = 0
-      var start = 0
-      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
-        if !isIndexComponent(utf8: UnsafeBufferPointer(rebasing: bytes[start..<index])) {
-          depth += 1
-        }
-        start = index + 1
-      }
-      return depth
-    }
+    var depth = 0
+    forEachComponent(of: path) { if !isIndexComponent(utf8: $0) { depth += 1 } }
+    return depth
   }
 }
 
@@ -112,11 +92,6 @@ struct IdentifierPathResolver {
     known[ObjectIdentifier(object)] = Known(
       object: object, path: path, prefix: path, depth: IdentifierPath.depth(of: path),
       isPinned: true)
-  }
-
-  /// Whether an object was restored as an archived object.
-  func isPinned(_ object: any StateRestoring) -> Bool {
-    known[ObjectIdentifier(object)]?.isPinned ?? false
   }
 
   /// The archived path an object was restored as, if it was.

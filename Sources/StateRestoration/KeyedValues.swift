@@ -7,9 +7,7 @@ public struct KeyedValues: Sendable, Hashable, Sequence {
   /// Creates an empty set of values.
   public init() { storage = [:] }
 
-  /// Creates values from key-value pairs; a repeated key keeps its last value.
-  ///
-  /// - Parameter pairs: The pairs, in order.
+  /// Creates values from key-value pairs, in order; a repeated key keeps its last value.
   public init<S: Sequence>(_ pairs: S) where S.Element == (String, StateValue) {
     storage = OrderedDictionary(pairs, uniquingKeysWith: { _, last in last })
   }

@@ -19,10 +19,6 @@ public struct RestorationArchive: Sendable, Hashable {
     public var minor: Int
 
     /// Creates a version.
-    ///
-    /// - Parameters:
-    ///   - major: The major version.
-    ///   - minor: The minor version.
     public init(major: Int, minor: Int) {
       self.major = major
       self.minor = minor
@@ -80,15 +76,6 @@ public struct RestorationArchive: Sendable, Hashable {
     public var sensitiveKeys: [String]
 
     /// Creates a record.
-    ///
-    /// - Parameters:
-    ///   - identifierPath: The object's identifier path.
-    ///   - kind: The object's kind.
-    ///   - className: The object's class name.
-    ///   - restorationClassName: The object's restoration class name.
-    ///   - storyboard: The storyboard scene the object came from.
-    ///   - state: The object's state.
-    ///   - sensitiveKeys: Keys withheld from the archive.
     public init(
       identifierPath: String,
       kind: RestorationKind,
@@ -114,10 +101,6 @@ public struct RestorationArchive: Sendable, Hashable {
   public var records: [Record]
 
   /// Creates an archive.
-  ///
-  /// - Parameters:
-  ///   - topLevel: The top-level values.
-  ///   - records: The records, parents before children.
   public init(topLevel: KeyedValues = KeyedValues(), records: [Record] = []) {
     self.topLevel = topLevel
     self.records = records
@@ -165,10 +148,8 @@ public struct RestorationArchive: Sendable, Hashable {
     return map
   }
 
-  /// The record for an identifier path.
+  /// The first record with an identifier path, or nil.
   ///
-  /// - Parameter identifierPath: The path.
-  /// - Returns: The first record with that path, or nil.
   /// - Complexity: O(n); build a dictionary for repeated lookups.
   public func record(at identifierPath: String) -> Record? {
     records.first { $0.identifierPath == identifierPath }

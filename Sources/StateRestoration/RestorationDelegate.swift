@@ -8,7 +8,6 @@ public protocol RestorationDelegate: AnyObject {
   /// keys, such as a UI version, and read them back in
   /// ``shouldRestoreApplicationState(with:)``.
   ///
-  /// - Parameter coder: The top-level coder.
   /// - Returns: True to preserve.
   func shouldSaveApplicationState(with coder: StateCoder) -> Bool
 
@@ -16,19 +15,14 @@ public protocol RestorationDelegate: AnyObject {
   /// bundle version, system version, timestamp, interface idiom, format version and the app's
   /// own keys.
   ///
-  /// - Parameter coder: The top-level coder.
   /// - Returns: True to restore; false starts fresh.
   func shouldRestoreApplicationState(with coder: StateDecoder) -> Bool
 
   /// Called at the very beginning of preservation, to write app-wide state. References encoded
   /// here pull registered objects into the archive.
-  ///
-  /// - Parameter coder: The top-level coder.
   func willEncodeRestorableState(with coder: StateCoder)
 
-  /// Called last in restoration, after every object was decoded.
-  ///
-  /// - Parameter coder: The top-level coder.
+  /// Called last in restoration, after every object was decoded, with the top-level coder.
   func didDecodeRestorableState(with coder: StateDecoder)
 
   /// Creates or finds a view controller that has no restoration class.

@@ -60,15 +60,7 @@ public final class RestorationEngine {
   /// Whether the archive on disk is the one restored from (not one written since).
   private var restoredArchiveOnDisk = false
 
-  /// Creates an engine.
-  ///
-  /// - Parameters:
-  ///   - applicationInfo: What to record about the app.
-  ///   - store: Where the archive lives.
-  ///   - registry: The restoration classes and objects archives may use.
-  ///   - settings: Developer mode, debug logging and limits; by default read from the
-  ///     environment.
-  ///   - logger: Where to log.
+  /// Creates an engine; by default its settings are read from the environment.
   public init(
     applicationInfo: ApplicationInfo,
     store: any ArchiveStore,
@@ -134,18 +126,13 @@ public final class RestorationEngine {
     debug(
       "Preserved \(report.identifierPaths.count) objects: \(report.outcome) in \(Self.milliseconds(report.totalDuration))"
     )
-    for phase in PreservationReport.Phase.allCases {
-      if let duration = report.timings[phase] {
-        debug("Preservation phase '\(phase.rawValue)' took \(Self.milliseconds(duration))")
-      }
-    }
+    debugTimings("Preservation", report.timings)
     lastPreservationReport = report
     return report
   }
 
   /// Builds the archive for the tree under `roots` without writing it.
   ///
-  /// - Parameter roots: The roots of the tree.
   /// - Returns: The archive, or nil when the delegate did not opt in, and the report.
   public func makeArchive(
     roots: [any StateRestoring]
@@ -166,7 +153,7 @@ public final class RestorationEngine {
     }
     delegate.willEncodeRestorableState(with: topCoder)
     pass.run(roots: roots)
-    classNames = pass.updatedClassNames
+    classNames = pass.classNames
 
     typealias Key = RestorationArchive.Key
     let version = RestorationArchive.Version.current
@@ -214,12 +201,18 @@ public final class RestorationEngine {
     let report = restore(roots: roots)
     lastRestorationReport = report
     debug("Restoration finished: \(report.outcome)")
-    for phase in RestorationReport.Phase.allCases {
-      if let duration = report.timings[phase] {
-        debug("Restoration phase '\(phase.rawValue)' took \(Self.milliseconds(duration))")
+    debugTimings("Restoration", report.timings)
+    return report
+  }
+
+  private func debugTimings<Phase: RawRepresentable<String> & CaseIterable>(
+    _ process: String, _ timings: [Phase: Duration]
+  ) {
+    for phase in Phase.allCases {
+      if let duration = timings[phase] {
+        debug("\(process) phase '\(phase.rawValue)' took \(Self.milliseconds(duration))")
       }
     }
-    return report
   }
 
   private func restore(roots: [any StateRestoring]) -> RestorationReport {
@@ -301,8 +294,7 @@ public final class RestorationEngine {
       delegate: delegate,
       applicationContext: applicationContext,
       classNames: classNames,
-      debugEnabled: settings.debugLogging,
-      debug: { [weak self] in self?.debug($0) },
+      debug: settings.debugLogging ? { [weak self] in self?.debug($0) } : nil,
       warn: { [weak self] in self?.warn($0) }
     )
     guard let delegate, delegate.shouldRestoreApplicationState(with: pass.topLevelDecoder) else {
@@ -320,24 +312,23 @@ public final class RestorationEngine {
       debug("Restoration Class map: {\n\(map.joined(separator: "\n"))\n}")
     }
 
-    phaseObserver?(.locateObjects)
-    let locateStart = clock.now
-    pass.mapExistingObjects(roots: roots)
-    pass.locateObjects(paths: ArchivedPaths(archive.records.map(\.identifierPath)))
-    timings[.locateObjects] = clock.now - locateStart
-    phaseObserver?(.decodeState)
-    let stateStart = clock.now
-    pass.decodeObjects()
-    timings[.decodeState] = clock.now - stateStart
-    phaseObserver?(.finish)
-    let finishStart = clock.now
-    pass.finish()
-    timings[.finish] = clock.now - finishStart
-    classNames = pass.updatedClassNames
+    func run(_ phase: RestorationReport.Phase, _ body: () -> Void) {
+      phaseObserver?(phase)
+      let start = clock.now
+      body()
+      timings[phase] = clock.now - start
+    }
+    run(.locateObjects) {
+      pass.mapExistingObjects(roots: roots)
+      pass.locateObjects(paths: ArchivedPaths(archive.records.map(\.identifierPath)))
+    }
+    run(.decodeState) { pass.decodeObjects() }
+    run(.finish) { pass.finish() }
+    classNames = pass.classNames
 
     finishRestoration()
     return RestorationReport(
-      outcome: .restored, entries: pass.reportEntries, timings: timings, warnings: pass.warnings)
+      outcome: .restored, entries: pass.entries, timings: timings, warnings: pass.warnings)
   }
 
   /// Declares that restoration goes on asynchronously (UIKit's `extendStateRestoration()`).
@@ -351,7 +342,9 @@ public final class RestorationEngine {
       return
     }
     pendingRestorations += 1
-    writeMarker(InProgressMarker(triesLeft: InProgressMarker.initialTries - 1, extended: true))
+    writeQuietly(
+      InProgressMarker(triesLeft: InProgressMarker.initialTries - 1, extended: true).encoded(),
+      to: .inProgressMarker, "Warning: Unable to create restoration in progress marker file")
     debug("Restoration extended (\(pendingRestorations) pending)")
   }
 
@@ -390,7 +383,8 @@ public final class RestorationEngine {
       return
     }
     removeQuietly(.archive, .inProgressMarker, .snapshot)
-    writeDiscardNote("forceQuit")
+    writeQuietly(
+      Array("forceQuit".utf8), to: .discardNote, "Unable to record why the archive was discarded")
     debug("Force quit: archive deleted")
   }
 
@@ -449,29 +443,18 @@ public final class RestorationEngine {
     return marker
   }
 
-  private func writeMarker(_ marker: InProgressMarker) {
+  private func writeQuietly(_ bytes: [UInt8], to item: ArchiveStoreItem, _ failure: String) {
     do {
-      try store.write(marker.encoded(), to: .inProgressMarker)
+      try store.write(bytes, to: item)
     } catch {
-      warn("Warning: Unable to create restoration in progress marker file: \(error)")
+      warn("\(failure): \(error)")
     }
   }
 
   private func readDiscardNote() -> RestorationReport.DiscardReason? {
     guard let bytes = try? store.read(.discardNote, maxSize: 256) else { return nil }
     removeQuietly(.discardNote)
-    switch String(decoding: bytes, as: UTF8.self) {
-    case "forceQuit": return .forceQuit
-    default: return nil
-    }
-  }
-
-  private func writeDiscardNote(_ note: String) {
-    do {
-      try store.write(Array(note.utf8), to: .discardNote)
-    } catch {
-      warn("Unable to record why the archive was discarded: \(error)")
-    }
+    return String(decoding: bytes, as: UTF8.self) == "forceQuit" ? .forceQuit : nil
   }
 
   private func removeQuietly(_ items: ArchiveStoreItem...) {

@@ -51,14 +51,6 @@ public struct RestorationError: Error, Sendable, Hashable, CustomStringConvertib
   public var offset: Int?
 
   /// Creates an error.
-  ///
-  /// - Parameters:
-  ///   - code: The classification of the failure.
-  ///   - message: What went wrong, in words.
-  ///   - file: The file the error refers to.
-  ///   - identifierPath: The restoration identifier path of the object involved.
-  ///   - key: The coder key involved.
-  ///   - offset: The byte offset in an archive.
   public init(
     _ code: Code,
     _ message: String,
@@ -85,10 +77,7 @@ public struct RestorationError: Error, Sendable, Hashable, CustomStringConvertib
     return place.isEmpty ? message : "\(place.joined(separator: ", ")): \(message)"
   }
 
-  /// Returns a copy that names the file it refers to.
-  ///
-  /// - Parameter file: The file path.
-  /// - Returns: The error with ``file`` set.
+  /// Returns a copy with ``file`` set.
   public func inFile(_ file: String) -> RestorationError {
     var copy = self
     copy.file = file

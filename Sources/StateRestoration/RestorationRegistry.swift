@@ -27,26 +27,18 @@ public final class RestorationRegistry {
     namesByType[ObjectIdentifier(type)] = name
   }
 
-  /// The restoration class registered under a name.
-  ///
-  /// - Parameter name: The name from an archive.
-  /// - Returns: The class, or nil if none is registered.
+  /// The restoration class registered under a name, or nil.
   public func restorationClass(named name: String) -> (any ObjectRestoration.Type)? {
     classesByName[name]
   }
 
-  /// The name a restoration class is recorded under.
-  ///
-  /// - Parameter type: The class.
-  /// - Returns: Its registered name, or the type's name if it is not registered.
+  /// The name a restoration class is recorded under: its registered name, or the type's name if
+  /// it is not registered.
   public func name(of type: any ObjectRestoration.Type) -> String {
     namesByType[ObjectIdentifier(type)] ?? ClassNames.typeName(type)
   }
 
   /// Whether a restoration class is registered.
-  ///
-  /// - Parameter type: The class.
-  /// - Returns: True if registered.
   public func isRegistered(_ type: any ObjectRestoration.Type) -> Bool {
     namesByType[ObjectIdentifier(type)] != nil
   }
@@ -80,16 +72,11 @@ public final class RestorationRegistry {
   }
 
   /// Registers a storyboard, so that nodes recorded as coming from it can be re-created.
-  ///
-  /// - Parameter storyboard: The storyboard.
   public func register(storyboard: any RestorationStoryboard) {
     storyboards[storyboard.name] = storyboard
   }
 
-  /// The storyboard registered under a name.
-  ///
-  /// - Parameter name: The name from an archive.
-  /// - Returns: The storyboard, or nil.
+  /// The storyboard registered under a name, or nil.
   public func storyboard(named name: String) -> (any RestorationStoryboard)? {
     storyboards[name]
   }

@@ -194,12 +194,6 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
   public var warnings: [String]
 
   /// Creates a report.
-  ///
-  /// - Parameters:
-  ///   - outcome: The outcome.
-  ///   - entries: The entries.
-  ///   - timings: The timings.
-  ///   - warnings: The warnings.
   public init(
     outcome: Outcome,
     entries: [Entry] = [],
@@ -214,18 +208,12 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
       entries.indices.lazy.map { (entries[$0].identifierPath, $0) }, uniquingKeysWith: min)
   }
 
-  /// The entry for an identifier path.
-  ///
-  /// - Parameter identifierPath: The path.
-  /// - Returns: The first entry with that path, or nil.
+  /// The first entry with an identifier path, or nil.
   public func entry(for identifierPath: String) -> Entry? {
     entryIndex[identifierPath].map { entries[$0] }
   }
 
-  /// The status of the object at an identifier path.
-  ///
-  /// - Parameter identifierPath: The path.
-  /// - Returns: Its status, or nil if the archive had no such object.
+  /// The status of the object at an identifier path, or nil if the archive had no such object.
   public func status(of identifierPath: String) -> Status? {
     entry(for: identifierPath)?.status
   }
@@ -331,12 +319,6 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
   public var timings: [Phase: Duration]
 
   /// Creates a report.
-  ///
-  /// - Parameters:
-  ///   - outcome: The outcome.
-  ///   - identifierPaths: The archived paths.
-  ///   - issues: The problems found.
-  ///   - timings: The timings.
   public init(
     outcome: Outcome,
     identifierPaths: [String] = [],
@@ -349,10 +331,7 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
     self.timings = timings
   }
 
-  /// The issues of one kind.
-  ///
-  /// - Parameter kind: The kind.
-  /// - Returns: Those issues, in order.
+  /// The issues of one kind, in order.
   public func issues(of kind: Issue.Kind) -> [Issue] {
     issues.filter { $0.kind == kind }
   }

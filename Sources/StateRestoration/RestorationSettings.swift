@@ -16,11 +16,6 @@ public struct RestorationSettings: Sendable, Hashable {
   public static let debugLoggingVariable = "STATE_RESTORATION_DEBUG_LOGGING"
 
   /// Creates settings.
-  ///
-  /// - Parameters:
-  ///   - developerMode: Keep the archive in every case.
-  ///   - debugLogging: Log restoration messages and timings.
-  ///   - limits: Limits on archives read at launch.
   public init(
     developerMode: Bool = false,
     debugLogging: Bool = false,

@@ -42,16 +42,9 @@ public final class StateCoder {
   public var values: KeyedValues { KeyedValues(entries) }
 
   /// Whether a value has been written for a key.
-  ///
-  /// - Parameter key: The key.
-  /// - Returns: True if the key holds a value.
   public func contains(_ key: String) -> Bool { entries[key] != nil }
 
-  /// Writes a value of a built-in type.
-  ///
-  /// - Parameters:
-  ///   - value: The value.
-  ///   - key: The key; a later write to the same key replaces it.
+  /// Writes a value of a built-in type; a later write to the same key replaces it.
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String) {
     entries[key] = value.stateValue
   }
@@ -61,11 +54,6 @@ public final class StateCoder {
   /// Use it for values that must not outlive the process (a half-typed password, a one-time
   /// code). A sensitive key is recorded by name only: at the next launch it is absent, and tools
   /// that print archives show that it was withheld, never its value.
-  ///
-  /// - Parameters:
-  ///   - value: The value.
-  ///   - key: The key.
-  ///   - sensitive: Pass true to keep the value out of the archive.
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String, sensitive: Bool) {
     if sensitive {
       sensitiveKeys.insert(key)
@@ -77,9 +65,6 @@ public final class StateCoder {
 
   /// Writes any `Encodable` value, converted into archived values.
   ///
-  /// - Parameters:
-  ///   - value: The value.
-  ///   - key: The key.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) if the value
   ///   fails to encode; the key is then left unchanged.
   public func encode<T: Encodable>(_ value: T, forKey key: String) throws(RestorationError) {
@@ -95,10 +80,6 @@ public final class StateCoder {
   }
 
   /// Writes an archived value as is.
-  ///
-  /// - Parameters:
-  ///   - value: The value.
-  ///   - key: The key.
   public func encodeValue(_ value: StateValue, forKey key: String) {
     entries[key] = value
   }
@@ -106,11 +87,8 @@ public final class StateCoder {
   /// Writes a reference to another restorable object, and adds that object to the archive.
   ///
   /// An object without an identifier path (its identifier is nil) cannot be referenced: the key
-  /// is left unwritten and the preservation report says why, as UIKit logs it.
-  ///
-  /// - Parameters:
-  ///   - object: The referenced object; nil removes the key.
-  ///   - key: The key.
+  /// is left unwritten and the preservation report says why, as UIKit logs it. A nil `object`
+  /// removes the key.
   public func encode(_ object: (any StateRestoring)?, forKey key: String) {
     guard let object else {
       entries[key] = nil
@@ -122,27 +100,17 @@ public final class StateCoder {
   /// Writes an array of references, adding each object to the archive.
   ///
   /// Objects without an identifier path are left out of the array.
-  ///
-  /// - Parameters:
-  ///   - objects: The referenced objects, in order.
-  ///   - key: The key.
   public func encode(_ objects: [any StateRestoring], forKey key: String) {
     entries[key] = .array(
       objects.compactMap { referencePath(to: $0, key: key).map(StateValue.reference) })
   }
 
   /// Writes an array of references, adding each object to the archive.
-  ///
-  /// - Parameters:
-  ///   - objects: The referenced objects, in order.
-  ///   - key: The key.
   public func encode<Object: StateRestoring>(_ objects: [Object], forKey key: String) {
     encode(objects.map { $0 as any StateRestoring }, forKey: key)
   }
 
   /// Removes a key's value, if any.
-  ///
-  /// - Parameter key: The key.
   public func removeValue(forKey key: String) {
     entries[key] = nil
   }

@@ -38,11 +38,8 @@ public final class StateDecoder {
 
   /// Creates a decoder over values, outside any restoration pass.
   ///
-  /// References in it resolve to nil. Useful in tests of `decodeRestorableState(with:)`.
-  ///
-  /// - Parameters:
-  ///   - values: The values to read.
-  ///   - identifierPath: The path to report in errors.
+  /// References in it resolve to nil, and errors name `identifierPath`. Useful in tests of
+  /// `decodeRestorableState(with:)`.
   public convenience init(values: KeyedValues, identifierPath: String? = nil) {
     self.init(values: values, identifierPath: identifierPath, pass: nil)
   }
@@ -76,9 +73,6 @@ public final class StateDecoder {
   }
 
   /// Whether the archive holds a value for a key.
-  ///
-  /// - Parameter key: The key.
-  /// - Returns: True if the key holds a value.
   public func contains(_ key: String) -> Bool {
     if let materialized { return materialized[key] != nil }
     return states?.contains(key, record: record) ?? false
@@ -90,23 +84,14 @@ public final class StateDecoder {
     return states?.keys(record: record) ?? []
   }
 
-  /// Reads a value of a built-in type.
-  ///
-  /// - Parameters:
-  ///   - type: The type to read.
-  ///   - key: The key.
-  /// - Returns: The value, or nil when the key is absent or holds another type.
+  /// Reads a value of a built-in type; nil when the key is absent or holds another type.
   public func decode<T: StateValueConvertible>(_ type: T.Type, forKey key: String) -> T? {
     guard let value = decodeValue(forKey: key) else { return nil }
     return T(stateValue: value)
   }
 
-  /// Reads any `Decodable` value.
+  /// Reads any `Decodable` value; nil when the key is absent.
   ///
-  /// - Parameters:
-  ///   - type: The type to read.
-  ///   - key: The key.
-  /// - Returns: The value, or nil when the key is absent.
   /// - Throws: ``RestorationError`` (``RestorationError/Code/typeMismatch``) when the archived
   ///   value does not decode as `type`.
   public func decode<T: Decodable>(
@@ -123,10 +108,6 @@ public final class StateDecoder {
 
   /// Reads a value that must be present.
   ///
-  /// - Parameters:
-  ///   - type: The type to read.
-  ///   - key: The key.
-  /// - Returns: The value.
   /// - Throws: ``RestorationError`` with ``RestorationError/Code/keyNotFound`` when the key is
   ///   absent, or ``RestorationError/Code/typeMismatch`` when it holds another type.
   public func decodeRequired<T: Decodable>(
@@ -157,17 +138,11 @@ public final class StateDecoder {
     }
   }
 
-  /// Reads an archived value as is.
-  ///
-  /// - Parameter key: The key.
-  /// - Returns: The value, or nil when the key is absent.
+  /// Reads an archived value as is; nil when the key is absent.
   public func decodeValue(forKey key: String) -> StateValue? { value(forKey: key) }
 
-  /// Reads a reference to another restorable object.
-  ///
-  /// - Parameter key: The key.
-  /// - Returns: The restored object, or nil when the key is absent, holds no reference, or the
-  ///   referenced object was not restored.
+  /// Reads a reference to another restorable object; nil when the key is absent, holds no
+  /// reference, or the referenced object was not restored.
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
     if materialized == nil, let states {
       guard let index = states.recordIndex(forKey: key, record: record) else { return nil }
@@ -177,12 +152,7 @@ public final class StateDecoder {
     return pass?.resolveReference(path)
   }
 
-  /// Reads a reference to an object of a given type.
-  ///
-  /// - Parameters:
-  ///   - type: The expected type.
-  ///   - key: The key.
-  /// - Returns: The restored object, or nil when absent or of another type.
+  /// Reads a reference to an object of a given type; nil when absent or of another type.
   public func decodeObject<T>(of type: T.Type, forKey key: String) -> T? {
     // Unwrapped before the cast: Swift 6.3.1's optimizer, specializing `optional as? T` for a
     // class `T`, dropped the check for nil and handed nil to the runtime's class cast, which
@@ -196,7 +166,6 @@ public final class StateDecoder {
   /// Containers use it to relink their children and to notice a child that could not be
   /// re-created (see ``reportTruncation(of:reason:)``).
   ///
-  /// - Parameter key: The key.
   /// - Returns: One entry per archived reference, or nil when the key does not hold an array.
   public func decodeReferences(forKey key: String) -> [DecodedReference]? {
     if materialized == nil, let states {
@@ -224,7 +193,7 @@ public final class StateDecoder {
   ///   - paths: The identifier paths of the children that were dropped.
   ///   - reason: Why, in words.
   public func reportTruncation(of paths: [String], reason: String) {
-    pass?.noteTruncation(of: paths, reason: reason, in: identifierPath)
+    pass?.noteTruncation(of: paths, reason: reason)
   }
 
   /// The object the app made available to restoration code through
@@ -236,18 +205,14 @@ public final class StateDecoder {
 
   /// Adds a note to this object's entry in the restoration report, for state that came back
   /// only in part, such as a selected row whose item was deleted since.
-  ///
-  /// - Parameter note: What happened, in words.
   public func reportNote(_ note: String) {
     guard let identifierPath else { return }
     pass?.addNote(note, for: identifierPath)
   }
 
   /// Writes a line to the restoration debug log (when debug logging is on).
-  ///
-  /// - Parameter message: The line.
   public func debugLog(_ message: String) {
-    pass?.debugLog(message)
+    pass?.debug(message)
   }
 
   private func located(_ error: RestorationError, key: String) -> RestorationError {

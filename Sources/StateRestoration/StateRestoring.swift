@@ -106,10 +106,6 @@ public struct RestorationParentLink {
   public var index: Int?
 
   /// Creates a link.
-  ///
-  /// - Parameters:
-  ///   - parent: The node above.
-  ///   - index: The child's index in the parent, or nil for no index component.
   public init(parent: any StateRestoring, index: Int? = nil) {
     self.parent = parent
     self.index = index
@@ -124,10 +120,6 @@ public struct StoryboardReference: Sendable, Hashable {
   public var identifier: String?
 
   /// Creates a reference.
-  ///
-  /// - Parameters:
-  ///   - name: The storyboard's name.
-  ///   - identifier: The scene's storyboard identifier.
   public init(name: String, identifier: String?) {
     self.name = name
     self.identifier = identifier

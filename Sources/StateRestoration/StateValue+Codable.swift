@@ -82,22 +82,22 @@ extension StateValue {
 
 // MARK: - Encoder
 
-/// Holds what a container wrote; containers share it by reference so nested writes land in place.
-private final class ValueBox {
-  var value: StateValue?
-  init(_ value: StateValue? = nil) { self.value = value }
-}
-
-/// A reference-typed dictionary or array under construction.
+/// A reference-typed dictionary or array under construction; containers share it by reference
+/// so nested writes land in place.
 private final class ContainerBox {
   enum Content {
     case keyed([String: Any])
     case unkeyed([Any])
   }
-  // Entries are either StateValue or ContainerBox; resolved when the encoder finishes.
+  // Entries are StateValue, ContainerBox or ValueEncoder; resolved when the encoder finishes.
   var content: Content
 
   init(_ content: Content) { self.content = content }
+
+  var isKeyed: Bool {
+    if case .keyed = content { return true }
+    return false
+  }
 
   func resolve() -> StateValue {
     switch content {
@@ -110,52 +110,50 @@ private final class ContainerBox {
 
   static func resolve(_ entry: Any) -> StateValue {
     if let box = entry as? ContainerBox { return box.resolve() }
-    if let box = entry as? ValueEncoder { return box.resolvedValue }
+    if let encoder = entry as? ValueEncoder { return encoder.finish() ?? .dictionary([:]) }
     if let value = entry as? StateValue { return value }
     return .string(nullMarker)
   }
 }
 
-private final class ValueEncoder: Encoder {
+// Its own single-value container, as Foundation's encoders are.
+private final class ValueEncoder: Encoder, SingleValueEncodingContainer {
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
-  let storage = ValueBox()
+  /// What a single-value container wrote.
+  var value: StateValue?
   var container: ContainerBox?
 
   init(codingPath: [any CodingKey]) { self.codingPath = codingPath }
 
-  var resolvedValue: StateValue { finish() ?? .dictionary([:]) }
-
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    let box: ContainerBox
-    if let existing = container, case .keyed = existing.content {
-      box = existing
-    } else {
-      box = ContainerBox(.keyed([:]))
-      container = box
-    }
-    return KeyedEncodingContainer(KeyedContainer<Key>(box: box, codingPath: codingPath))
+    KeyedEncodingContainer(KeyedContainer<Key>(box: box(keyed: true), codingPath: codingPath))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    let box: ContainerBox
-    if let existing = container, case .unkeyed = existing.content {
-      box = existing
-    } else {
-      box = ContainerBox(.unkeyed([]))
-      container = box
-    }
-    return UnkeyedContainer(box: box, codingPath: codingPath)
+    UnkeyedContainer(box: box(keyed: false), codingPath: codingPath)
   }
 
-  func singleValueContainer() -> any SingleValueEncodingContainer {
-    SingleContainer(encoder: self)
+  /// The container already asked for, if of the same kind, else a new one.
+  private func box(keyed: Bool) -> ContainerBox {
+    if let container, container.isKeyed == keyed { return container }
+    let box = ContainerBox(keyed ? .keyed([:]) : .unkeyed([]))
+    container = box
+    return box
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+  func encodeNil() throws { value = .string(nullMarker) }
+
+  func encode<T: Encodable>(_ value: T) throws {
+    self.value = ContainerBox.resolve(try Self.encodeNested(value, codingPath: codingPath))
   }
 
   /// Finishes encoding: the single value, or the container, as one StateValue.
   func finish() -> StateValue? {
     if let container { return container.resolve() }
-    return storage.value
+    return value
   }
 
   static func encodeNested<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> Any {
@@ -166,7 +164,7 @@ private final class ValueEncoder: Encoder {
     let encoder = ValueEncoder(codingPath: codingPath)
     try value.encode(to: encoder)
     if let container = encoder.container { return container }
-    return encoder.storage.value ?? StateValue.dictionary([:])
+    return encoder.value ?? StateValue.dictionary([:])
   }
 }
 
@@ -275,65 +273,41 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   }
 }
 
-private struct SingleContainer: SingleValueEncodingContainer {
-  let encoder: ValueEncoder
-  var codingPath: [any CodingKey] { encoder.codingPath }
-
-  mutating func encodeNil() throws { encoder.storage.value = .string(nullMarker) }
-  mutating func encode<T: Encodable>(_ value: T) throws {
-    let nested = try ValueEncoder.encodeNested(value, codingPath: codingPath)
-    encoder.storage.value = ContainerBox.resolve(nested)
-  }
-}
-
 // MARK: - Decoder
 
-private struct ValueDecoder: Decoder {
+// Its own single-value container, as Foundation's decoders are.
+private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
   let value: StateValue
   let codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    guard case .dictionary(let entries) = value else {
-      throw DecodingError.typeMismatch(
-        [String: Any].self,
-        .init(codingPath: codingPath, debugDescription: "found \(value.typeName)")
-      )
-    }
-    return KeyedDecodingContainer(
-      KeyedDecoding<Key>(entries: entries, codingPath: codingPath)
-    )
+    guard case .dictionary(let entries) = value else { throw mismatch([String: Any].self) }
+    return KeyedDecodingContainer(KeyedDecoding<Key>(entries: entries, codingPath: codingPath))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    guard case .array(let entries) = value else {
-      throw DecodingError.typeMismatch(
-        [Any].self,
-        .init(codingPath: codingPath, debugDescription: "found \(value.typeName)")
-      )
-    }
+    guard case .array(let entries) = value else { throw mismatch([Any].self) }
     return UnkeyedDecoding(entries: entries, codingPath: codingPath)
   }
 
-  func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    SingleDecoding(value: value, codingPath: codingPath)
-  }
-}
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-private func decodeScalar<T: Decodable>(
-  _ type: T.Type,
-  from value: StateValue,
-  codingPath: [any CodingKey]
-) throws -> T {
-  if let direct = StateValue.directDecode(value, as: type) { return direct }
-  if let convertible = type as? any StateValueConvertible.Type {
-    if let result = convertible.init(stateValue: value) as? T { return result }
-    throw DecodingError.typeMismatch(
-      type,
-      .init(codingPath: codingPath, debugDescription: "found \(value.typeName)")
-    )
+  func decodeNil() -> Bool { value == .string(nullMarker) }
+
+  /// The value as `type`: directly for the built-in types, else through `init(from:)`.
+  func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    if let direct = StateValue.directDecode(value, as: type) { return direct }
+    if let convertible = type as? any StateValueConvertible.Type {
+      if let result = convertible.init(stateValue: value) as? T { return result }
+      throw mismatch(type)
+    }
+    return try T(from: self)
   }
-  return try T(from: ValueDecoder(value: value, codingPath: codingPath))
+
+  private func mismatch(_ type: Any.Type) -> DecodingError {
+    .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "found \(value.typeName)"))
+  }
 }
 
 private struct KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -344,14 +318,15 @@ private struct KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func contains(_ key: Key) -> Bool { entries[key.stringValue] != nil }
 
-  private func entry(_ key: Key) throws -> StateValue {
+  /// A decoder of the value for `key`, which must be present.
+  private func decoder(_ key: Key) throws -> ValueDecoder {
     guard let value = entries[key.stringValue] else {
       throw DecodingError.keyNotFound(
         key,
         .init(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'")
       )
     }
-    return value
+    return ValueDecoder(value: value, codingPath: codingPath + [key])
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
@@ -360,28 +335,25 @@ private struct KeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decodeScalar(type, from: try entry(key), codingPath: codingPath + [key])
+    try decoder(key).decode(type)
   }
 
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type,
     forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    try ValueDecoder(value: try entry(key), codingPath: codingPath + [key])
-      .container(keyedBy: type)
+    try decoder(key).container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try ValueDecoder(value: try entry(key), codingPath: codingPath + [key]).unkeyedContainer()
+    try decoder(key).unkeyedContainer()
   }
 
   func superDecoder() throws -> any Decoder {
     ValueDecoder(value: entries["super"] ?? .dictionary([:]), codingPath: codingPath)
   }
 
-  func superDecoder(forKey key: Key) throws -> any Decoder {
-    ValueDecoder(value: try entry(key), codingPath: codingPath + [key])
-  }
+  func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(key) }
 }
 
 private struct UnkeyedDecoding: UnkeyedDecodingContainer {
@@ -389,15 +361,11 @@ private struct UnkeyedDecoding: UnkeyedDecodingContainer {
   let codingPath: [any CodingKey]
   var currentIndex = 0
 
-  init(entries: [StateValue], codingPath: [any CodingKey]) {
-    self.entries = entries
-    self.codingPath = codingPath
-  }
-
   var count: Int? { entries.count }
   var isAtEnd: Bool { currentIndex >= entries.count }
 
-  private mutating func next() throws -> StateValue {
+  /// A decoder of the next value.
+  private mutating func next() throws -> ValueDecoder {
     guard !isAtEnd else {
       throw DecodingError.valueNotFound(
         Any.self,
@@ -405,7 +373,8 @@ private struct UnkeyedDecoding: UnkeyedDecodingContainer {
       )
     }
     defer { currentIndex += 1 }
-    return entries[currentIndex]
+    return ValueDecoder(
+      value: entries[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
   }
 
   mutating func decodeNil() throws -> Bool {
@@ -418,35 +387,18 @@ private struct UnkeyedDecoding: UnkeyedDecodingContainer {
   }
 
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    let path = codingPath + [IndexKey(currentIndex)]
-    return try decodeScalar(type, from: try next(), codingPath: path)
+    try next().decode(type)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    let path = codingPath + [IndexKey(currentIndex)]
-    return try ValueDecoder(value: try next(), codingPath: path).container(keyedBy: type)
+    try next().container(keyedBy: type)
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    let path = codingPath + [IndexKey(currentIndex)]
-    return try ValueDecoder(value: try next(), codingPath: path).unkeyedContainer()
+    try next().unkeyedContainer()
   }
 
-  mutating func superDecoder() throws -> any Decoder {
-    let path = codingPath + [IndexKey(currentIndex)]
-    return ValueDecoder(value: try next(), codingPath: path)
-  }
-}
-
-private struct SingleDecoding: SingleValueDecodingContainer {
-  let value: StateValue
-  let codingPath: [any CodingKey]
-
-  func decodeNil() -> Bool { value == .string(nullMarker) }
-
-  func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try decodeScalar(type, from: value, codingPath: codingPath)
-  }
+  mutating func superDecoder() throws -> any Decoder { try next() }
 }

@@ -22,18 +22,7 @@ public struct ArchiveLimits: Sendable, Hashable {
   /// path object in the file, and each is still analysed.
   public var maxTotalIdentifierPathLength: Int
 
-  /// Creates limits.
-  ///
-  /// - Parameters:
-  ///   - maxFileSize: The largest file accepted, in bytes.
-  ///   - maxObjectCount: The largest number of objects in the object table.
-  ///   - maxDepth: The deepest nesting of containers.
-  ///   - maxStringLength: The longest string.
-  ///   - maxDataLength: The longest data value.
-  ///   - maxCollectionCount: The most elements in one container.
-  ///   - maxIdentifierPathLength: The longest identifier path, in UTF-8 bytes.
-  ///   - maxIdentifierPathComponents: The most components in one identifier path.
-  ///   - maxTotalIdentifierPathLength: The most bytes in all the records' paths together.
+  /// Creates limits; each defaults to its value in ``default``.
   public init(
     maxFileSize: Int = 256 << 20,
     maxObjectCount: Int = 16 << 20,

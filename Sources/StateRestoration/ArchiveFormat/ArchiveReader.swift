@@ -43,9 +43,6 @@ extension RestorationArchive {
   /// The checksum is verified before anything else is decoded, so a torn or corrupted file is
   /// rejected whole, never half-read.
   ///
-  /// - Parameters:
-  ///   - bytes: The file's bytes.
-  ///   - limits: Limits on the input.
   /// - Throws: ``RestorationError``: ``RestorationError/Code/notPropertyList``,
   ///   ``RestorationError/Code/truncated``, ``RestorationError/Code/malformed``,
   ///   ``RestorationError/Code/checksumMismatch``, ``RestorationError/Code/notArchive``,
@@ -325,11 +322,9 @@ private struct FieldReader {
         identifierPath: path)
     }
     let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
-    var strings: [String] = []
-    for element in 0..<array.count {
-      strings.append(try string(file.element(element, of: array)))
+    return try (0..<array.count).map { (element) throws(RestorationError) in
+      try string(file.element(element, of: array))
     }
-    return strings
   }
 }
 

@@ -3,7 +3,6 @@ internal import BinaryPropertyList
 extension RestorationArchive {
   /// Writes the archive as a binary property list.
   ///
-  /// - Returns: The file's bytes.
   /// - Throws: ``RestorationError`` when two records share a path or a value references a path
   ///   that has no record.
   /// - Complexity: O(n) in the size of the archive.

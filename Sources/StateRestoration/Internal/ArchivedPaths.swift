@@ -57,9 +57,6 @@ package struct ArchivedPaths {
     return record
   }
 
-  /// The number of records analysed.
-  package var recordCount: Int { ancestors.count }
-
   /// The nearest archived ancestor of a record, if it has one.
   package func ancestor(ofRecord record: Int) -> Int? {
     let ancestor = ancestors[record]
@@ -102,19 +99,15 @@ private struct PathPrefixes {
   private static func forEachPrefix(
     of path: String, _ body: (_ end: Int, _ hash: Int, _ isIndex: Bool) -> Void
   ) {
-    var path = path
-    path.withUTF8 { bytes in
-      var hasher = Hasher()
-      var start = 0
-      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
-        if start > 0 { hasher.combine(UInt8(0x2F)) }
-        let component = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        hasher.combine(bytes: UnsafeRawBufferPointer(component))
-        // A copy finishes the prefix's hash; the original goes on to the next component.
-        let prefix = hasher
-        body(index, prefix.finalize(), IdentifierPath.isIndexComponent(utf8: component))
-        start = index + 1
-      }
+    var hasher = Hasher()
+    var end = -1
+    IdentifierPath.forEachComponent(of: path) { component in
+      if end >= 0 { hasher.combine(UInt8(0x2F)) }
+      hasher.combine(bytes: UnsafeRawBufferPointer(component))
+      end += 1 + component.count
+      // A copy finishes the prefix's hash; the original goes on to the next component.
+      let prefix = hasher
+      body(end, prefix.finalize(), IdentifierPath.isIndexComponent(utf8: component))
     }
   }
 

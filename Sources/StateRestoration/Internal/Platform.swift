@@ -92,13 +92,12 @@ enum Platform {
   static var systemVersion: String {
     var info = utsname()
     guard uname(&info) == 0 else { return "unknown" }
-    let release = withUnsafeBytes(of: &info.release) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    let name = withUnsafeBytes(of: &info.sysname) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    return "\(name) \(release)"
+    return "\(string(ofCharacters: info.sysname)) \(string(ofCharacters: info.release))"
+  }
+
+  /// The string in a C struct's fixed-size character array, up to its first NUL.
+  static func string<Field>(ofCharacters field: Field) -> String {
+    withUnsafeBytes(of: field) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
   }
 
   /// Reads the whole of an open file, which must be a regular file no larger than `maxSize`

@@ -12,7 +12,8 @@ final class PreservationPass {
   private let registry: RestorationRegistry
   private let limits: ArchiveLimits
   private let warn: (String) -> Void
-  private var classNames: ClassNames
+  /// The class-name cache, handed back to the engine for the next pass.
+  private(set) var classNames: ClassNames
   private var resolver = IdentifierPathResolver()
   private var queue: Deque<any StateRestoring> = []
   private var enqueued: Set<ObjectIdentifier> = []
@@ -37,9 +38,6 @@ final class PreservationPass {
     self.warn = warn
     resolver.onCycle = { [unowned self] in self.issue(.parentCycle, nil, $0) }
   }
-
-  /// The class-name cache, handed back to the engine for the next pass.
-  var updatedClassNames: ClassNames { classNames }
 
   /// The coder of the top level, whose references join the walk.
   func makeTopLevelCoder() -> StateCoder {

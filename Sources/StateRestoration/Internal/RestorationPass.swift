@@ -4,17 +4,17 @@ internal import BinaryPropertyList
 /// archive order, then decode every object in archive order (parents first), then the delegate's
 /// did-decode, then every restored object's finished-restoring.
 final class RestorationPass {
-  private var archive: RestorationArchive
+  private let archive: RestorationArchive
   /// The records' states, read on demand; nil when the archive's records hold their states.
   private var states: ArchiveStates?
   private let registry: RestorationRegistry
   private weak var delegate: (any RestorationDelegate)?
   private(set) weak var applicationContext: AnyObject?
-  private var classNames: ClassNames
-  private let debugSink: (String) -> Void
-  /// Whether debug logging is on: debug lines are built only then, since building them for
+  /// The class-name cache, handed back to the engine.
+  private(set) var classNames: ClassNames
+  /// Nil when debug logging is off: debug lines are built only when on, since building them for
   /// every object cost a fifth of a restore.
-  private let debugEnabled: Bool
+  private let debugSink: ((String) -> Void)?
   private let warn: (String) -> Void
 
   private var resolver: IdentifierPathResolver
@@ -24,10 +24,10 @@ final class RestorationPass {
   private var existingObjects: [any StateRestoring] = []
   private var mapped: Set<ObjectIdentifier> = []
 
-  /// One entry per record located so far, in archive order.
-  private var entries: [RestorationReport.Entry] = []
+  /// The report's entries: one per record located so far, in archive order.
+  private(set) var entries: [RestorationReport.Entry] = []
   /// The records' paths: each path's first record (whose object is the one located for the
-  /// path), each record's nearest archived ancestor and each path's components.
+  /// path) and each record's nearest archived ancestor.
   private var paths = ArchivedPaths([])
   private var coders: [StateDecoder?] = []
   private var objects: [(any StateRestoring)?] = []
@@ -40,8 +40,7 @@ final class RestorationPass {
     delegate: (any RestorationDelegate)?,
     applicationContext: AnyObject?,
     classNames: ClassNames,
-    debugEnabled: Bool,
-    debug: @escaping (String) -> Void,
+    debug: ((String) -> Void)?,
     warn: @escaping (String) -> Void
   ) {
     self.archive = archive
@@ -51,17 +50,10 @@ final class RestorationPass {
     self.applicationContext = applicationContext
     self.classNames = classNames
     self.debugSink = debug
-    self.debugEnabled = debugEnabled
     self.warn = warn
     self.resolver = IdentifierPathResolver()
     resolver.onCycle = { [unowned self] message in self.warning(message) }
   }
-
-  /// The class-name cache, handed back to the engine.
-  var updatedClassNames: ClassNames { classNames }
-
-  /// The report entries, in archive order.
-  var reportEntries: [RestorationReport.Entry] { entries }
 
   /// The top-level decoder; references in it resolve once objects are located.
   private(set) lazy var topLevelDecoder = StateDecoder(
@@ -134,9 +126,7 @@ final class RestorationPass {
       identifierPath: path,
       kind: records[index].kind,
       className: records[index].className,
-      status: .restored,
-      source: nil,
-      notes: []
+      status: .restored
     )
     let found = locate(records, at: index, decoder: decoder, entry: &entry)
     if let found {
@@ -231,7 +221,7 @@ final class RestorationPass {
     else { return nil }
     let (identifier, index) = Self.lastIdentifierAndIndex(of: path)
     guard let child = node.restorationChild(withIdentifier: identifier, index: index),
-      !resolver.isPinned(child)
+      resolver.pinnedPath(of: child) == nil
     else { return nil }
     return child
   }
@@ -308,10 +298,7 @@ final class RestorationPass {
 
   /// The live object restored for an identifier path, if any.
   func resolveReference(_ path: String) -> (any StateRestoring)? {
-    guard let index = paths.firstRecord(of: path, among: objects.count) else {
-      return nil
-    }
-    return objects[index]
+    paths.firstRecord(of: path, among: objects.count).flatMap { objects[$0] }
   }
 
   /// The live object restored for the archive record at an index, as ``resolveReference(_:)``
@@ -320,26 +307,19 @@ final class RestorationPass {
     // The record's first entry, as its path finds it: a duplicate path resolves to the first
     // record with that path. Records not yet located resolve to nil, as their paths do.
     guard index >= 0, index < objects.count else { return nil }
-    let entry = paths.firstRecordOfPath[index]
-    return objects[entry]
+    return objects[paths.firstRecordOfPath[index]]
   }
 
   /// Records that objects archived under `paths` were dropped by a container.
-  func noteTruncation(of paths: [String], reason: String, in coderPath: String?) {
+  func noteTruncation(of paths: [String], reason: String) {
     for path in paths {
-      guard
-        let index = self.paths.firstRecord(of: path, among: entries.count)
-      else { continue }
-      if entries[index].status == .restored {
+      if let index = self.paths.firstRecord(of: path, among: entries.count),
+        entries[index].status == .restored
+      {
         entries[index].status = .truncated(reason)
       }
     }
     debug(reason)
-  }
-
-  /// Writes a line to the debug log, if debug logging is on.
-  func debugLog(_ message: String) {
-    debug(message)
   }
 
   /// Adds a note to the report entry of the object at `path`.
@@ -351,9 +331,9 @@ final class RestorationPass {
     debug("\(path): \(note)")
   }
 
-  private func debug(_ message: @autoclosure () -> String) {
-    guard debugEnabled else { return }
-    debugSink(message())
+  /// Writes a line to the debug log, if debug logging is on.
+  func debug(_ message: @autoclosure () -> String) {
+    debugSink?(message())
   }
 
   private func warning(_ message: String) {

@@ -51,10 +51,7 @@ public final class FileArchiveStore: ArchiveStore {
   /// The folder path.
   public var location: String { folder }
 
-  /// The path of an item.
-  ///
-  /// - Parameter item: The item.
-  /// - Returns: Its file path.
+  /// The file path of an item.
   public func path(of item: ArchiveStoreItem) -> String { "\(folder)/\(item.rawValue)" }
 
   /// Reads an item from disk.

@@ -129,11 +129,8 @@ package final class PrivateFolder {
 
   // MARK: - Files
 
-  /// Reads a whole file of the folder.
+  /// Reads a whole file of the folder; one above `maxSize` fails before anything is read.
   ///
-  /// - Parameters:
-  ///   - name: The file's name.
-  ///   - maxSize: The largest size accepted; a larger file fails before anything is read.
   /// - Returns: The bytes, or nil when there is no such file.
   /// - Throws: ``RestorationError`` naming the file: ``RestorationError/Code/unsafeStorage``
   ///   for a link or another user's file, ``RestorationError/Code/limitExceeded`` for a file
@@ -266,9 +263,7 @@ package final class PrivateFolder {
     defer { closedir(directory) }
     var names: [String] = []
     while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      let name = Platform.string(ofCharacters: entry.pointee.d_name)
       if name != ".", name != ".." { names.append(name) }
     }
     return names
