@@ -151,13 +151,8 @@ public final class NoteDetailViewController: ViewController, ViewControllerResto
     withRestorationIdentifierPath identifierComponents: [String],
     coder: StateDecoder
   ) -> ViewController? {
-    guard let noteID = coder.decode(Int.self, forKey: noteIDKey), let notes = coder.notes
-    else { return nil }
-    guard notes.note(withID: noteID) != nil else {
-      coder.debugLog("Note \(noteID) is no longer in the notes file; its screen is not restored")
-      return nil
-    }
-    return NoteDetailViewController(noteID: noteID, notes: notes)
+    guard let note = coder.restoredNote(forKey: noteIDKey, screen: "screen") else { return nil }
+    return NoteDetailViewController(noteID: note.id, notes: note.notes)
   }
 }
 
@@ -255,12 +250,7 @@ public final class NoteEditorViewController: ViewController, ViewControllerResto
     withRestorationIdentifierPath identifierComponents: [String],
     coder: StateDecoder
   ) -> ViewController? {
-    guard let noteID = coder.decode(Int.self, forKey: noteIDKey), let notes = coder.notes
-    else { return nil }
-    guard notes.note(withID: noteID) != nil else {
-      coder.debugLog("Note \(noteID) is no longer in the notes file; its editor is not restored")
-      return nil
-    }
-    return NoteEditorViewController(noteID: noteID, notes: notes)
+    guard let note = coder.restoredNote(forKey: noteIDKey, screen: "editor") else { return nil }
+    return NoteEditorViewController(noteID: note.id, notes: note.notes)
   }
 }

@@ -34,4 +34,15 @@ open class NotesAppDelegate: ApplicationDelegate {
 extension StateDecoder {
   /// The notes of the app being restored, for the restoration classes.
   var notes: NoteStore? { (application?.delegate as? NotesAppDelegate)?.notes }
+
+  /// The note a restored screen showed and the notes, unless the note was deleted since: its
+  /// screen then stays out, and the debug log says why.
+  func restoredNote(forKey key: String, screen: String) -> (id: Int, notes: NoteStore)? {
+    guard let noteID = decode(Int.self, forKey: key), let notes else { return nil }
+    guard notes.note(withID: noteID) != nil else {
+      debugLog("Note \(noteID) is no longer in the notes file; its \(screen) is not restored")
+      return nil
+    }
+    return (noteID, notes)
+  }
 }
