@@ -80,24 +80,25 @@ private struct PathPrefixes {
     ends.removeAll(keepingCapacity: true)
     hashes.removeAll(keepingCapacity: true)
     isIndex.removeAll(keepingCapacity: true)
-    Self.forEachPrefix(of: path) { end, hash, isIndex in
+    Self.forEachPrefix(of: path) { end, hasher, component in
       ends.append(end)
-      hashes.append(hash)
-      self.isIndex.append(isIndex)
+      hashes.append(hasher.finalize())
+      isIndex.append(IdentifierPath.isIndexComponent(utf8: component))
     }
   }
 
-  /// The key of a whole path, hashed as its prefixes are.
+  /// The key of a whole path, hashed as its prefixes are but finished only once.
   static func key(of path: String) -> PrefixKey {
-    var whole = 0
-    forEachPrefix(of: path) { _, hash, _ in whole = hash }
-    return PrefixKey(hash: whole, path: path, length: path.utf8.count)
+    var whole = Hasher()
+    forEachPrefix(of: path) { _, hasher, _ in whole = hasher }
+    return PrefixKey(hash: whole.finalize(), path: path, length: path.utf8.count)
   }
 
-  /// Calls `body` with each prefix that ends at a component: its end, its hash, and whether its
-  /// last component is an index component.
+  /// Calls `body` with each prefix that ends at a component: its end, a hasher holding it, to
+  /// finish where its hash is needed, and its last component.
   private static func forEachPrefix(
-    of path: String, _ body: (_ end: Int, _ hash: Int, _ isIndex: Bool) -> Void
+    of path: String,
+    _ body: (_ end: Int, _ hasher: Hasher, _ component: UnsafeBufferPointer<UInt8>) -> Void
   ) {
     var hasher = Hasher()
     var end = -1
@@ -105,9 +106,7 @@ private struct PathPrefixes {
       if end >= 0 { hasher.combine(UInt8(0x2F)) }
       hasher.combine(bytes: UnsafeRawBufferPointer(component))
       end += 1 + component.count
-      // A copy finishes the prefix's hash; the original goes on to the next component.
-      let prefix = hasher
-      body(end, prefix.finalize(), IdentifierPath.isIndexComponent(utf8: component))
+      body(end, hasher, component)
     }
   }
 
