@@ -232,6 +232,16 @@ import Testing
       Issue.record("the valid archive changed shape")
       return
     }
+    func state(_ nested: [(String, CraftedValue)]) -> [(String, CraftedValue)] {
+      record.filter { $0.0 != "state" } + [
+        (
+          "state",
+          .dictionary([
+            ("value", .integer(1)), ("nested", .dictionary(nested)), ("value", .integer(2)),
+          ])
+        )
+      ]
+    }
     func withRecord(_ fields: [(String, CraftedValue)]) -> [(String, CraftedValue)] {
       [root[0], root[1], ("objects", .array([Self.validRecord(0), .dictionary(fields)]))]
     }
@@ -255,6 +265,10 @@ import Testing
           root[2],
         ]
       ),
+      // In a state, repeated after a dictionary nested between the two, whose keys are
+      // others or the same.
+      ("value", withRecord(state([("inner", .integer(1))]))),
+      ("value", withRecord(state([("value", .integer(1))]))),
     ]
     for (key, fields) in cases {
       guard case .failure(let error) = decode(CraftedArchive.bytes(fields)) else {

@@ -167,16 +167,20 @@ struct ValueReader {
   ) throws(RestorationError) {
     let file = self.file
     let dictionary = try wrapped { () throws(PropertyListError) in try file.dictionary(object) }
+    // Every key is checked before any value is read: a dictionary nested in a value numbers
+    // its own keys, which would hide this one's repeats if the two interleaved.
     dictionaries += 1
     for index in 0..<dictionary.count {
       let number = try nameNumber(file.key(index, of: dictionary))
-      let key = nameStrings[number]
       guard lastDictionary[number] != dictionaries else {
         throw RestorationError(
-          .malformed, "dictionary repeats the key '\(key)'",
+          .malformed, "dictionary repeats the key '\(nameStrings[number])'",
           offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
       }
       lastDictionary[number] = dictionaries
+    }
+    for index in 0..<dictionary.count {
+      let key = nameStrings[try nameNumber(file.key(index, of: dictionary))]
       try body(&self, key, file.value(index, of: dictionary))
     }
   }
