@@ -159,12 +159,13 @@ struct IdentifierPathResolver {
     var entry = base
     for (node, index) in chain.reversed() {
       if let index {
-        let component = IdentifierPath.indexComponent(index)
-        prefix += prefix.isEmpty ? component : "/" + component
+        if !prefix.isEmpty { prefix += "/" }
+        prefix += IdentifierPath.indexComponent(index)
       }
       let identifier = node.restorationIdentifier
       if let identifier {
-        prefix += prefix.isEmpty ? identifier : "/" + identifier
+        if !prefix.isEmpty { prefix += "/" }
+        prefix += identifier
         // An identifier holding `/`, or looking like an index, counts as `depth(of:)` counts it.
         let plain = !identifier.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") }
         depth += plain ? 1 : IdentifierPath.depth(of: identifier)

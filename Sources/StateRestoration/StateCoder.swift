@@ -44,9 +44,11 @@ public final class StateCoder {
   /// Whether a value has been written for a key.
   public func contains(_ key: String) -> Bool { entries[key] != nil }
 
+  // Inlinable so that the conversion is specialized in the caller, not looked up at run time.
   /// Writes a value of a built-in type; a later write to the same key replaces it.
+  @inlinable
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String) {
-    entries[key] = value.stateValue
+    encodeValue(value.stateValue, forKey: key)
   }
 
   /// Writes a value, or marks the key sensitive so that its value never reaches the disk.

@@ -84,7 +84,9 @@ public final class StateDecoder {
     return states?.keys(record: record) ?? []
   }
 
+  // Inlinable so that the conversion is specialized in the caller, not looked up at run time.
   /// Reads a value of a built-in type; nil when the key is absent or holds another type.
+  @inlinable
   public func decode<T: StateValueConvertible>(_ type: T.Type, forKey key: String) -> T? {
     guard let value = decodeValue(forKey: key) else { return nil }
     return T(stateValue: value)

@@ -29,6 +29,7 @@ extension RestorationArchive {
     // Each path is stored as its nearest archived ancestor's, and the rest; whole in an archive
     // that declares the format 1.x.
     let wholePaths = (version?.major ?? Version.current.major) < 2
+    var fields = FieldNames()
     var recordObjects: [Int] = []
     recordObjects.reserveCapacity(records.count)
     for (index, entry) in records.enumerated() {
@@ -41,7 +42,8 @@ extension RestorationArchive {
           .map { String(decoding: $0, as: UTF8.self) } ?? entry.identifierPath
         recordObjects.append(
           try Self.add(
-            entry, parent: parent, name: name, version: version, to: &writer, record: record))
+            entry, parent: parent, name: name, version: version, to: &writer, fields: &fields,
+            record: record))
       } catch {
         var located = error
         located.identifierPath = located.identifierPath ?? entry.identifierPath
@@ -68,39 +70,74 @@ extension RestorationArchive {
   /// Adds a record's fields, in a fixed order, so that equal records give equal bytes.
   private static func add(
     _ record: Record, parent: Int?, name: String, version: Version?,
-    to writer: inout BinaryPropertyListWriter, record position: (String) -> Int?
+    to writer: inout BinaryPropertyListWriter, fields: inout FieldNames,
+    record position: (String) -> Int?
   ) throws(RestorationError) -> Int {
     var keys: [Int] = []
     var values: [Int] = []
     keys.reserveCapacity(10)
     values.reserveCapacity(10)
-    func field(_ name: String, _ value: Int) {
-      keys.append(writer.addString(name))
+    func field(_ name: RecordField, _ value: Int) {
+      keys.append(fields.object(of: name, in: &writer))
       values.append(value)
     }
     if let version = version, version.major < 2 {
-      field(ArchiveField.path, writer.addString(record.identifierPath))
+      field(.path, writer.addString(record.identifierPath))
     } else {
-      if let parent { field(ArchiveField.parent, writer.addInteger(Int64(parent))) }
-      field(ArchiveField.name, writer.addString(name))
+      if let parent { field(.parent, writer.addInteger(Int64(parent))) }
+      field(.name, writer.addString(name))
     }
-    field(ArchiveField.kind, writer.addString(record.kind.rawValue))
-    field(ArchiveField.className, writer.addString(record.className))
+    field(.kind, writer.addString(record.kind.rawValue))
+    field(.className, writer.addString(record.className))
     if let name = record.restorationClassName {
-      field(ArchiveField.restorationClass, writer.addString(name))
+      field(.restorationClass, writer.addString(name))
     }
     if let storyboard = record.storyboard {
-      field(ArchiveField.storyboard, writer.addString(storyboard.name))
+      field(.storyboard, writer.addString(storyboard.name))
       if let identifier = storyboard.identifier {
-        field(ArchiveField.storyboardIdentifier, writer.addString(identifier))
+        field(.storyboardIdentifier, writer.addString(identifier))
       }
     }
     if !record.sensitiveKeys.isEmpty {
       field(
-        ArchiveField.sensitiveKeys,
+        .sensitiveKeys,
         writer.addArray(record.sensitiveKeys.map { writer.addString($0) }))
     }
-    field(ArchiveField.state, try writer.add(record.state, record: position))
+    field(.state, try writer.add(record.state, record: position))
     return writer.addDictionary(keys: keys, values: values)
+  }
+}
+
+/// A record's fields, whose names every record repeats.
+private enum RecordField: Int, CaseIterable {
+  case path, parent, name, kind, className, restorationClass, storyboard, storyboardIdentifier
+  case sensitiveKeys, state
+
+  var name: String {
+    switch self {
+    case .path: ArchiveField.path
+    case .parent: ArchiveField.parent
+    case .name: ArchiveField.name
+    case .kind: ArchiveField.kind
+    case .className: ArchiveField.className
+    case .restorationClass: ArchiveField.restorationClass
+    case .storyboard: ArchiveField.storyboard
+    case .storyboardIdentifier: ArchiveField.storyboardIdentifier
+    case .sensitiveKeys: ArchiveField.sensitiveKeys
+    case .state: ArchiveField.state
+    }
+  }
+}
+
+/// The objects of the field names, each added to the writer the first time a record uses it,
+/// so that records do not look their names up one by one.
+private struct FieldNames {
+  private var objects = [Int?](repeating: nil, count: RecordField.allCases.count)
+
+  mutating func object(of field: RecordField, in writer: inout BinaryPropertyListWriter) -> Int {
+    if let known = objects[field.rawValue] { return known }
+    let object = writer.addString(field.name)
+    objects[field.rawValue] = object
+    return object
   }
 }
