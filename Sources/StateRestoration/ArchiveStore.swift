@@ -8,6 +8,10 @@ public enum ArchiveStoreItem: String, Sendable, Hashable, CaseIterable {
   case discardNote = "discarded.data"
   /// A text snapshot of the UI taken at background time, shown at a restoring launch.
   case snapshot = "snapshot.data"
+  /// A scene session's restoration activity (UIKit's `stateRestorationActivity`).
+  case sceneActivity = "activity.data"
+  /// The index of an app's scene sessions, kept beside the app's own items.
+  case sceneSessions = "sessions.data"
 }
 
 /// Where the engine keeps its archive, its crash-guard marker and its notes.

@@ -382,7 +382,7 @@ public final class RestorationEngine {
       debug("Force quit: archive kept (developer mode)")
       return
     }
-    removeQuietly(.archive, .inProgressMarker, .snapshot)
+    removeQuietly(.archive, .inProgressMarker, .snapshot, .sceneActivity)
     writeQuietly(
       Array("forceQuit".utf8), to: .discardNote, "Unable to record why the archive was discarded")
     debug("Force quit: archive deleted")
@@ -390,7 +390,7 @@ public final class RestorationEngine {
 
   /// Deletes the archive and the crash-guard marker, whatever the settings.
   public func deleteArchive() {
-    removeQuietly(.archive, .inProgressMarker, .snapshot, .discardNote)
+    removeQuietly(.archive, .inProgressMarker, .snapshot, .sceneActivity, .discardNote)
   }
 
   private func discard(
@@ -401,7 +401,7 @@ public final class RestorationEngine {
       removeQuietly(.inProgressMarker)
       warn("State restoration archive not restored \(reason); kept (developer mode)")
     } else {
-      removeQuietly(.inProgressMarker, .archive, .snapshot)
+      removeQuietly(.inProgressMarker, .archive, .snapshot, .sceneActivity)
       warn("State restoration archive discarded \(reason)")
     }
     return RestorationReport(outcome: .discarded(reason), timings: timings)

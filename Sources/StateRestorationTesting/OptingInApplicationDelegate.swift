@@ -51,4 +51,9 @@ open class OptingInApplicationDelegate: ApplicationDelegate {
 
   /// Does nothing.
   open func applicationWillTerminate(_ application: Application) {}
+
+  /// Does nothing.
+  open func application(
+    _ application: Application, didDiscardSceneSessions sceneSessions: [SceneSession]
+  ) {}
 }

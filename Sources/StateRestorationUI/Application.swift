@@ -61,6 +61,15 @@ public final class Application {
   /// Shows the saved snapshot at a restoring launch, before restoration runs.
   public var snapshotPresenter: ((String) -> Void)?
 
+  /// How the app declares its scenes; nil for an app that keeps one app-wide archive.
+  public let sceneManifest: SceneManifest?
+  /// Where each scene session's state lives, in an app that uses scenes.
+  public let sceneStores: (any SceneSessionStores)?
+  /// The app's scene sessions, connected or not, in the order they were created.
+  public internal(set) var openSessions: [SceneSession] = []
+  /// The scenes connected now, in the order they connected.
+  public internal(set) var connectedScenes: [Scene] = []
+
   private var isPreserving = false
   private var ignoresNextSnapshot = false
   private let adapter: EngineDelegateAdapter
@@ -74,7 +83,7 @@ public final class Application {
   ///   - mainStoryboard: The storyboard whose initial scene fills the first window at launch.
   ///   - settings: Developer mode, debug logging and limits; by default from the environment.
   ///   - logger: Where restoration logs.
-  public init(
+  public convenience init(
     delegate: any ApplicationDelegate,
     applicationInfo: ApplicationInfo,
     store: any ArchiveStore,
@@ -82,8 +91,54 @@ public final class Application {
     settings: RestorationSettings = .fromEnvironment(),
     logger: Logger = Logger(label: "StateRestoration")
   ) {
+    self.init(
+      delegate: delegate, applicationInfo: applicationInfo, store: store,
+      mainStoryboard: mainStoryboard, sceneManifest: nil, sceneStores: nil, settings: settings,
+      logger: logger)
+  }
+
+  /// Creates an application that uses scenes: each window is a scene, restored on its own
+  /// from its session's state.
+  ///
+  /// At launch no scene is connected; connect them with
+  /// ``requestSceneSessionActivation(_:options:)``, as the system does for the sessions it
+  /// shows.
+  ///
+  /// - Parameters:
+  ///   - delegate: The app delegate; its restoration opt-in applies to every scene.
+  ///   - applicationInfo: Bundle identifier, version and idiom recorded in archives.
+  ///   - sceneStores: Where the sessions' state lives.
+  ///   - sceneManifest: The app's scene configuration.
+  ///   - settings: Developer mode, debug logging and limits; by default from the environment.
+  ///   - logger: Where restoration logs.
+  public convenience init(
+    delegate: any ApplicationDelegate,
+    applicationInfo: ApplicationInfo,
+    sceneStores: any SceneSessionStores,
+    sceneManifest: SceneManifest,
+    settings: RestorationSettings = .fromEnvironment(),
+    logger: Logger = Logger(label: "StateRestoration")
+  ) {
+    self.init(
+      delegate: delegate, applicationInfo: applicationInfo, store: sceneStores.applicationStore,
+      mainStoryboard: nil, sceneManifest: sceneManifest, sceneStores: sceneStores,
+      settings: settings, logger: logger)
+  }
+
+  private init(
+    delegate: any ApplicationDelegate,
+    applicationInfo: ApplicationInfo,
+    store: any ArchiveStore,
+    mainStoryboard: Storyboard?,
+    sceneManifest: SceneManifest?,
+    sceneStores: (any SceneSessionStores)?,
+    settings: RestorationSettings,
+    logger: Logger
+  ) {
     self.delegate = delegate
     self.mainStoryboard = mainStoryboard
+    self.sceneManifest = sceneManifest
+    self.sceneStores = sceneStores
     engine = RestorationEngine(
       applicationInfo: applicationInfo,
       store: store,
@@ -142,6 +197,13 @@ public final class Application {
   public func launch() {
     guard state == .notRunning else { return }
     state = .inactive
+    if sceneManifest != nil {
+      delegate.applicationWillFinishLaunching(self)
+      loadSessions()
+      delegate.applicationDidFinishLaunching(self)
+      state = .active
+      return
+    }
     if let mainStoryboard, windows.isEmpty,
       let initial = mainStoryboard.instantiateInitialViewController()
     {
@@ -183,6 +245,12 @@ public final class Application {
   public func enterBackground() -> PreservationReport? {
     guard state == .active || state == .inactive else { return preservationReport }
     state = .background
+    if sceneManifest != nil {
+      for scene in connectedScenes { moveToBackground(scene) }
+      delegate.applicationDidEnterBackground(self)
+      saveSessionIndex()
+      return nil
+    }
     delegate.applicationDidEnterBackground(self)
     isPreserving = true
     ignoresNextSnapshot = false
@@ -205,6 +273,10 @@ public final class Application {
   public func enterForeground() {
     guard state == .background else { return }
     delegate.applicationWillEnterForeground(self)
+    for scene in connectedScenes where scene.activationState == .background {
+      scene.delegate.sceneWillEnterForeground(scene)
+      scene.activationState = .foregroundActive
+    }
     state = .active
   }
 
@@ -214,6 +286,8 @@ public final class Application {
   public func terminate(_ reason: TerminationReason) {
     guard state != .terminated else { return }
     switch reason {
+    case .userForceQuit where sceneManifest != nil:
+      discardAllSessions()
     case .userForceQuit:
       engine.applicationWasForceQuit()
     case .systemKillAfterBackground:
@@ -251,17 +325,35 @@ public final class Application {
 }
 
 /// Forwards the engine's delegate calls to the app delegate, adding the application argument.
-private final class EngineDelegateAdapter: RestorationDelegate {
+///
+/// For a scene's engine it also saves and restores the scene's ``SceneStorage`` values, in the
+/// archive's top level, before any object is restored.
+final class EngineDelegateAdapter: RestorationDelegate {
   weak var application: Application?
+  weak var scene: Scene?
+
+  /// The top-level key of a scene's ``SceneStorage`` values.
+  static let sceneStorageKey = "StateRestorationUI.SceneStorage"
 
   func shouldSaveApplicationState(with coder: StateCoder) -> Bool {
     guard let application else { return false }
+    if let scene, !scene.storageValues.isEmpty {
+      coder.encodeValue(.dictionary(scene.storageValues), forKey: Self.sceneStorageKey)
+    }
     return application.delegate.application(application, shouldSaveApplicationState: coder)
   }
 
   func shouldRestoreApplicationState(with coder: StateDecoder) -> Bool {
     guard let application else { return false }
-    return application.delegate.application(application, shouldRestoreApplicationState: coder)
+    let restores = application.delegate.application(
+      application, shouldRestoreApplicationState: coder)
+    if restores, let scene,
+      case .dictionary(let values) = coder.decodeValue(forKey: Self.sceneStorageKey)
+    {
+      // Values set since the scene connected win over the archive's.
+      scene.storageValues.merge(values) { current, _ in current }
+    }
+    return restores
   }
 
   func willEncodeRestorableState(with coder: StateCoder) {

@@ -80,6 +80,15 @@ public protocol ApplicationDelegate: AnyObject {
   ///
   /// - Parameter application: The application.
   func applicationWillTerminate(_ application: Application)
+
+  /// Called when scene sessions were destroyed, their state deleted: the user closed their
+  /// windows, or the app asked for it.
+  ///
+  /// - Parameters:
+  ///   - application: The application.
+  ///   - sceneSessions: The destroyed sessions.
+  func application(
+    _ application: Application, didDiscardSceneSessions sceneSessions: [SceneSession])
 }
 
 extension ApplicationDelegate {
@@ -116,4 +125,8 @@ extension ApplicationDelegate {
   public func applicationWillEnterForeground(_ application: Application) {}
   /// Does nothing by default.
   public func applicationWillTerminate(_ application: Application) {}
+  /// Does nothing by default.
+  public func application(
+    _ application: Application, didDiscardSceneSessions sceneSessions: [SceneSession]
+  ) {}
 }

@@ -1,4 +1,3 @@
-internal import BinaryPropertyList
 public import StateRestoration
 
 /// The text snapshot of the UI that an app saves as it moves to the background and shows at
@@ -13,22 +12,10 @@ public enum LaunchSnapshot {
 
   /// The file's first bytes.
   private static let magic = Array("SRSNAP01".utf8)
-  /// The magic, the text's length and its CRC-32.
-  private static let headerSize = 16
 
   /// The bytes of a snapshot file holding `text`.
   public static func encoded(_ text: String) -> [UInt8] {
-    let body = Array(text.utf8)
-    let checksum = body.withUnsafeBytes { CRC32.checksum($0) }
-    var bytes = magic
-    bytes.reserveCapacity(headerSize + body.count)
-    for value in [UInt32(truncatingIfNeeded: body.count), checksum] {
-      for shift in stride(from: 24, through: 0, by: -8) {
-        bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
-      }
-    }
-    bytes += body
-    return bytes
+    CheckedFile.encoded(Array(text.utf8), magic: magic)
   }
 
   /// The text of a snapshot file, checked whole and made printable (``printable(_:)``).
@@ -37,21 +24,7 @@ public enum LaunchSnapshot {
   ///   length that is not the file's, a checksum that does not match, or text that is not
   ///   UTF-8.
   public static func decoded(_ bytes: [UInt8]) throws(RestorationError) -> String {
-    guard bytes.count >= headerSize, bytes.starts(with: magic) else {
-      throw RestorationError(.notPropertyList, "not a launch snapshot")
-    }
-    func word(at offset: Int) -> UInt32 {
-      bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
-    }
-    let body = bytes[headerSize...]
-    guard Int(word(at: 8)) == body.count else {
-      throw RestorationError(
-        .truncated, "the snapshot declares \(word(at: 8)) bytes of text, and holds \(body.count)")
-    }
-    let checksum = body.withUnsafeBytes { CRC32.checksum($0) }
-    guard checksum == word(at: 12) else {
-      throw RestorationError(.checksumMismatch, "the snapshot's checksum does not match its text")
-    }
+    let body = try CheckedFile.body(of: bytes, magic: magic, what: "launch snapshot")
     guard let text = String(validating: body, as: UTF8.self) else {
       throw RestorationError(.malformed, "the snapshot's text is not UTF-8")
     }

@@ -82,6 +82,8 @@ open class ViewController: RestorationNode {
   public private(set) var presentedViewController: ViewController?
   /// The controller that presents this one.
   public private(set) weak var presentingViewController: ViewController?
+  /// The window this controller is the root of.
+  weak var window: Window?
 
   /// Where the controller is in its appearance cycle.
   public private(set) var appearanceState: AppearanceState = .disappeared
@@ -250,6 +252,19 @@ open class ViewController: RestorationNode {
   public var splitViewController: SplitViewController? {
     ancestor(of: SplitViewController.self)
   }
+
+  /// The window whose root is this controller or the controller it sits under.
+  public var viewWindow: Window? {
+    var current: ViewController? = self
+    while let controller = current {
+      if let window = controller.window { return window }
+      current = controller.parent ?? controller.presentingViewController
+    }
+    return nil
+  }
+
+  /// The scene that shows this controller, in an app that uses scenes.
+  public var windowScene: Scene? { viewWindow?.windowScene }
 
   private func ancestor<T: ViewController>(of type: T.Type) -> T? {
     var current = parent ?? presentingViewController

@@ -48,6 +48,8 @@ public final class Window: RestorationNode {
   /// The controller whose view fills the window.
   public var rootViewController: ViewController? {
     didSet {
+      if oldValue !== rootViewController { oldValue?.window = nil }
+      rootViewController?.window = self
       guard oldValue !== rootViewController, isVisible else { return }
       oldValue?.disappear()
       rootViewController?.appear()
@@ -60,6 +62,8 @@ public final class Window: RestorationNode {
   public private(set) var restoredTraitCollection: TraitCollection?
   /// Whether the window is shown.
   public private(set) var isVisible = false
+  /// The scene the window belongs to, in an app that uses scenes.
+  public internal(set) weak var windowScene: Scene?
 
   /// Creates a window.
   ///
@@ -75,6 +79,7 @@ public final class Window: RestorationNode {
     self.rootViewController = rootViewController
     self.restorationIdentifier = restorationIdentifier
     self.traitCollection = traitCollection
+    rootViewController?.window = self
   }
 
   /// Shows the window: its root controller appears.

@@ -253,6 +253,28 @@ package final class PrivateFolder {
     if let failure { throw failure }
   }
 
+  /// Removes a folder inside this one: the files `names` in it, any temporary file a killed
+  /// writer left there, then the folder itself.
+  ///
+  /// A missing folder is not an error. A folder that still holds other files is kept, and the
+  /// error names what is left, so that nothing unknown is deleted.
+  ///
+  /// - Throws: ``RestorationError`` naming the folder or the file that could not be removed.
+  package func removeFolder(_ name: String, holding names: [String]) throws(RestorationError) {
+    guard let child = try openChild(name, creating: false) else { return }
+    try child.remove(names)
+    if unlinkat(descriptor, name, AT_REMOVEDIR) != 0, errno != ENOENT {
+      let code = errno
+      let left = child.entries().sorted().prefix(5).joined(separator: ", ")
+      throw RestorationError(
+        .storageFailed,
+        "cannot remove folder: \(Platform.errorDescription(code))"
+          + (left.isEmpty ? "" : "; it still holds \(left)"),
+        file: child.path)
+    }
+    flush()
+  }
+
   /// The names of the folder's entries.
   package func entries() -> [String] {
     let copy = dup(descriptor)

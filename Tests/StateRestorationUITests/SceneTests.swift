@@ -1,0 +1,375 @@
+import Foundation
+import StateRestoration
+import StateRestorationTesting
+import StateRestorationUI
+import TestSupport
+import Testing
+
+/// A screen whose text is preserved by the engine and whose draft is scene storage.
+final class SceneNoteController: ViewController {
+  enum Mode: String { case reading, editing }
+
+  var text = ""
+  @SceneStorage("note.draft") var draft = ""
+  @SceneStorage("note.mode") var mode = Mode.reading
+  /// The draft as the controller saw it while being restored, and when it first appeared.
+  var draftAtDecode: String?
+  var draftAtAppear: String?
+  var onDecode: (() -> Void)?
+
+  init() { super.init(restorationIdentifier: "Note") }
+
+  override func encodeRestorableState(with coder: StateCoder) throws {
+    try super.encodeRestorableState(with: coder)
+    coder.encode(text, forKey: "text")
+  }
+
+  override func decodeRestorableState(with coder: StateDecoder) throws {
+    try super.decodeRestorableState(with: coder)
+    text = coder.decode(String.self, forKey: "text") ?? ""
+    draftAtDecode = draft
+    onDecode?()
+  }
+
+  override func viewWillAppear() {
+    if draftAtAppear == nil { draftAtAppear = draft }
+  }
+}
+
+/// Builds each scene's window, and keeps the activity of what the scene was editing.
+final class NotesSceneDelegate: SceneDelegate {
+  var controller: SceneNoteController?
+  var cursor: Int?
+  var restoredActivities: [UserActivity] = []
+  var events: [String] = []
+  var crashDuringRestore: (() -> Void)?
+
+  func scene(
+    _ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions
+  ) {
+    events.append("willConnect(activity: \(session.stateRestorationActivity != nil))")
+    let controller = SceneNoteController()
+    controller.onDecode = crashDuringRestore
+    self.controller = controller
+    scene.window = Window(rootViewController: controller)
+  }
+
+  func scene(_ scene: Scene, restoreInteractionStateWith activity: UserActivity) {
+    events.append("restoreInteractionState")
+    restoredActivities.append(activity)
+    cursor = activity.value(Int.self, forKey: "cursor")
+  }
+
+  func stateRestorationActivity(for scene: Scene) -> UserActivity? {
+    guard let cursor else { return nil }
+    var activity = UserActivity(activityType: "com.example.notes.editing", title: scene.title)
+    try? activity.setValue(cursor, forKey: "cursor")
+    return activity
+  }
+
+  func sceneDidEnterBackground(_ scene: Scene) { events.append("didEnterBackground") }
+  func sceneDidDisconnect(_ scene: Scene) { events.append("didDisconnect") }
+}
+
+final class ScenesAppDelegate: OptingInApplicationDelegate {
+  var discarded: [String] = []
+
+  override func application(
+    _ application: Application, didDiscardSceneSessions sceneSessions: [SceneSession]
+  ) {
+    discarded += sceneSessions.map(\.persistentIdentifier)
+  }
+}
+
+/// One process of a scenes app: an application over shared stores.
+struct ScenesProcess {
+  let application: Application
+  let appDelegate = ScenesAppDelegate()
+  private(set) var sceneDelegates: [NotesSceneDelegate] = []
+  private let box: Box
+
+  final class Box {
+    var delegates: [NotesSceneDelegate] = []
+    var crash: (() -> Void)?
+  }
+
+  init(stores: any SceneSessionStores, crashDuringRestore: (() -> Void)? = nil) {
+    let box = Box()
+    box.crash = crashDuringRestore
+    self.box = box
+    application = Application(
+      delegate: appDelegate,
+      applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Scenes"),
+      sceneStores: stores,
+      sceneManifest: SceneManifest {
+        let delegate = NotesSceneDelegate()
+        delegate.crashDuringRestore = box.crash
+        box.delegates.append(delegate)
+        return delegate
+      },
+      settings: RestorationSettings())
+    application.launch()
+  }
+
+  func delegate(of scene: Scene) -> NotesSceneDelegate {
+    // Every scene of this app has one; a fresh one stands in so that a failure is an expectation.
+    (scene.delegate as? NotesSceneDelegate) ?? NotesSceneDelegate()
+  }
+
+  func controller(of scene: Scene) -> SceneNoteController {
+    delegate(of: scene).controller ?? SceneNoteController()
+  }
+
+  func session(_ identifier: String) -> SceneSession? {
+    application.openSessions.first { $0.persistentIdentifier == identifier }
+  }
+
+  /// Connects the scene of a session the index listed.
+  @discardableResult
+  func reconnect(_ identifier: String) throws -> Scene {
+    let listed = try #require(session(identifier))
+    return try #require(application.requestSceneSessionActivation(listed))
+  }
+}
+
+@Suite("Scenes")
+struct SceneTests {
+  @Test("each scene restores its own window, storage and activity across a relaunch")
+  func scenesRestoreIndependently() throws {
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let a = try #require(first.application.requestSceneSessionActivation(nil))
+    let b = try #require(first.application.requestSceneSessionActivation(nil))
+    first.controller(of: a).text = "alpha"
+    first.controller(of: a).draft = "draft A"
+    first.controller(of: a).mode = .editing
+    first.delegate(of: a).cursor = 7
+    a.title = "Groceries"
+    first.controller(of: b).text = "beta"
+    first.controller(of: b).draft = "draft B"
+    first.application.enterBackground()
+    let ids = (a.session.persistentIdentifier, b.session.persistentIdentifier)
+
+    let second = ScenesProcess(stores: stores)
+    #expect(second.application.openSessions.map(\.persistentIdentifier) == [ids.0, ids.1])
+    #expect(second.application.connectedScenes.isEmpty)
+    #expect(second.session(ids.0)?.title == "Groceries")
+    let sessionB = try #require(second.session(ids.1))
+    let restoredB = try #require(second.application.requestSceneSessionActivation(sessionB))
+    #expect(second.controller(of: restoredB).text == "beta")
+    #expect(second.controller(of: restoredB).draft == "draft B")
+    #expect(second.controller(of: restoredB).mode == .reading)
+    #expect(second.delegate(of: restoredB).restoredActivities.isEmpty)
+    let sessionA = try #require(second.session(ids.0))
+    let restoredA = try #require(second.application.requestSceneSessionActivation(sessionA))
+    let controllerA = second.controller(of: restoredA)
+    #expect(controllerA.text == "alpha")
+    #expect(controllerA.mode == .editing)
+    // Storage is back before the objects decode and before the window first appears.
+    #expect(controllerA.draftAtDecode == "draft A")
+    #expect(controllerA.draftAtAppear == "draft A")
+    #expect(second.delegate(of: restoredA).cursor == 7)
+    #expect(
+      second.delegate(of: restoredA).events == [
+        "willConnect(activity: true)", "restoreInteractionState",
+      ])
+    #expect(restoredA.restorationReport?.outcome == .restored)
+  }
+
+  @Test("the activity is consumed at connection: a restore that dies does not meet it again")
+  func activityIsConsumed() throws {
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let scene = try #require(first.application.requestSceneSessionActivation(nil))
+    first.delegate(of: scene).cursor = 3
+    first.application.enterBackground()
+    let id = scene.session.persistentIdentifier
+    let store = try #require(stores.sessionStores[id])
+    #expect(store.contents[.sceneActivity] != nil)
+
+    let second = ScenesProcess(stores: stores)
+    let again = try second.reconnect(id)
+    #expect(again.session.stateRestorationActivity?.value(Int.self, forKey: "cursor") == 3)
+    #expect(store.contents[.sceneActivity] == nil)
+  }
+
+  @Test("a scene whose restore crashes twice starts fresh; the other scene still restores")
+  func crashGuardIsPerSession() throws {
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let a = try #require(first.application.requestSceneSessionActivation(nil))
+    let b = try #require(first.application.requestSceneSessionActivation(nil))
+    first.controller(of: a).text = "crashes"
+    first.controller(of: b).text = "survives"
+    first.application.enterBackground()
+    let idA = a.session.persistentIdentifier
+    let idB = b.session.persistentIdentifier
+    let storeA = try #require(stores.sessionStores[idA])
+
+    // Two launches die while A's objects decode: the store is left as it was at that instant.
+    for _ in 0..<2 {
+      var atCrash: [ArchiveStoreItem: [UInt8]]?
+      let crashing = ScenesProcess(stores: stores) { atCrash = atCrash ?? storeA.contents }
+      try crashing.reconnect(idA)
+      storeA.contents = try #require(atCrash)
+      #expect(storeA.contents[.inProgressMarker] != nil)
+    }
+
+    let third = ScenesProcess(stores: stores)
+    let freshA = try third.reconnect(idA)
+    #expect(third.controller(of: freshA).text == "")
+    guard case .discarded = freshA.restorationReport?.outcome else {
+      Issue.record("scene A was not discarded: \(String(describing: freshA.restorationReport))")
+      return
+    }
+    let restoredB = try third.reconnect(idB)
+    #expect(third.controller(of: restoredB).text == "survives")
+  }
+
+  @Test("destroying a session deletes its folder and tells the delegate; others keep theirs")
+  func destroyingASession() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let stores = try FileSceneSessionStores(
+      stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
+    let first = ScenesProcess(stores: stores)
+    let a = try #require(first.application.requestSceneSessionActivation(nil))
+    let b = try #require(first.application.requestSceneSessionActivation(nil))
+    first.controller(of: a).text = "closed"
+    first.controller(of: b).text = "kept"
+    first.delegate(of: a).cursor = 1
+    first.application.enterBackground()
+    let idA = a.session.persistentIdentifier
+    let idB = b.session.persistentIdentifier
+    let folderA = "\(stores.scenesFolder)/\(idA)"
+    #expect(FileManager.default.fileExists(atPath: "\(folderA)/data.data"))
+    #expect(FileManager.default.fileExists(atPath: "\(folderA)/activity.data"))
+    #expect(try posixMode(folderA) == 0o700)
+    #expect(try posixMode("\(folderA)/data.data") == 0o600)
+
+    first.application.enterForeground()
+    first.application.requestSceneSessionDestruction(a.session)
+    #expect(first.appDelegate.discarded == [idA])
+    #expect(first.delegate(of: a).events.last == "didDisconnect")
+    #expect(!FileManager.default.fileExists(atPath: folderA))
+    #expect(first.application.openSessions.map(\.persistentIdentifier) == [idB])
+
+    let second = ScenesProcess(stores: stores)
+    #expect(second.application.openSessions.map(\.persistentIdentifier) == [idB])
+    let restoredB = try second.reconnect(idB)
+    #expect(second.controller(of: restoredB).text == "kept")
+  }
+
+  @Test("a force quit deletes every session; the next launch has none")
+  func forceQuitDiscardsAll() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let stores = try FileSceneSessionStores(
+      stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
+    let first = ScenesProcess(stores: stores)
+    for _ in 0..<2 {
+      let scene = try #require(first.application.requestSceneSessionActivation(nil))
+      first.controller(of: scene).text = "gone"
+    }
+    first.application.enterBackground()
+    #expect(stores.sessionsWithItems().count == 2)
+    first.application.terminate(.userForceQuit)
+    #expect(stores.sessionsWithItems().isEmpty)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: stores.scenesFolder).isEmpty)
+    let second = ScenesProcess(stores: stores)
+    #expect(second.application.openSessions.isEmpty)
+  }
+
+  @Test("a folder the index does not list is removed; an unreadable index loses nothing")
+  func hostileIndex() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let stores = try FileSceneSessionStores(
+      stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
+    let first = ScenesProcess(stores: stores)
+    let scene = try #require(first.application.requestSceneSessionActivation(nil))
+    first.controller(of: scene).text = "listed"
+    first.application.enterBackground()
+    let id = scene.session.persistentIdentifier
+    // A folder left by a session destroyed while its removal failed.
+    let orphan = try stores.store(forSession: "orphan")
+    try orphan.write([1, 2, 3], to: .archive)
+
+    let second = ScenesProcess(stores: stores)
+    #expect(second.application.openSessions.map(\.persistentIdentifier) == [id])
+    #expect(stores.sessionsWithItems() == [id])
+
+    // A torn index: the sessions come back from their folders.
+    let index = "\(root.path)/Saved Application State/com.example.Scenes.savedState/sessions.data"
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: index))
+    try bytes.prefix(bytes.count - 3).write(to: URL(fileURLWithPath: index))
+    let third = ScenesProcess(stores: stores)
+    #expect(third.application.openSessions.map(\.persistentIdentifier) == [id])
+    let restored = try third.reconnect(id)
+    #expect(third.controller(of: restored).text == "listed")
+  }
+
+  @Test("a session folder that is a symbolic link is refused, and nothing is followed")
+  func symlinkedSessionFolder() throws {
+    let root = try makeTemporaryFolder()
+    let elsewhere = try makeTemporaryFolder()
+    defer {
+      try? FileManager.default.removeItem(at: root)
+      try? FileManager.default.removeItem(at: elsewhere)
+    }
+    let stores = try FileSceneSessionStores(
+      stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
+    try FileManager.default.createDirectory(
+      atPath: stores.scenesFolder, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: "\(stores.scenesFolder)/linked", withDestinationPath: elsewhere.path)
+    try Data([1]).write(to: elsewhere.appendingPathComponent("data.data"))
+    let store = try stores.store(forSession: "linked")
+    #expect(throws: RestorationError.self) { try store.write([1], to: .archive) }
+    #expect(throws: RestorationError.self) { try stores.removeSession("linked") }
+    #expect(
+      FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("data.data").path))
+  }
+
+  @Test("user info refuses references, deep nesting and size when set")
+  func userInfoIsCheckedWhenSet() throws {
+    var activity = UserActivity(activityType: "t")
+    #expect(throws: RestorationError.self) {
+      try activity.setUserInfo(["ref": .reference("Root/Note")])
+    }
+    var deep = StateValue.integer(1)
+    for _ in 0..<200 { deep = .array([deep]) }
+    #expect(throws: RestorationError.self) { try activity.setUserInfo(["deep": deep]) }
+    let big = StateValue.data(Data(count: UserActivity.maxUserInfoSize + 1))
+    #expect(throws: RestorationError.self) { try activity.setUserInfo(["big": big]) }
+    #expect(activity.userInfo.isEmpty)
+    try activity.setValue("ok", forKey: "name")
+    #expect(activity.value(String.self, forKey: "name") == "ok")
+  }
+
+  @Test("scene storage outside a scene keeps its value in the property")
+  func storageOutsideAScene() {
+    let controller = SceneNoteController()
+    #expect(controller.draft == "")
+    controller.draft = "local"
+    #expect(controller.draft == "local")
+    #expect(controller.windowScene == nil)
+  }
+
+  @Test("an app without scenes cannot activate one")
+  func appWithoutScenes() {
+    let application = Application(
+      delegate: ScenesAppDelegate(),
+      applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Scenes"),
+      store: InMemoryArchiveStore(), settings: RestorationSettings())
+    application.launch()
+    #expect(application.requestSceneSessionActivation(nil) == nil)
+    #expect(application.openSessions.isEmpty)
+  }
+}
+
+private func posixMode(_ path: String) throws -> Int {
+  let attributes = try FileManager.default.attributesOfItem(atPath: path)
+  return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
+}
