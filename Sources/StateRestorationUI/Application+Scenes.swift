@@ -73,6 +73,7 @@ extension Application {
     // Read, then removed before it is used: an activity that crashes the app is not met again.
     session.stateRestorationActivity = takeActivity(of: scene)
     scene.delegate.scene(scene, willConnectTo: session, options: options)
+    scene.launchSnapshot = presentSnapshot(of: sceneEngine)
     scene.restorationReport = sceneEngine.restoreApplicationState(
       roots: scene.window.map { [$0] } ?? [])
     if let activity = session.stateRestorationActivity {
@@ -101,6 +102,7 @@ extension Application {
       detach(scene)
     }
     openSessions.removeAll { $0 === session }
+    destroyedSessionIdentifiers.insert(session.persistentIdentifier)
     // The index first: a session whose folder outlives it is removed at the next launch.
     saveSessionIndex()
     do {
@@ -149,8 +151,7 @@ extension Application {
       scene.engine.logger.warning("The scene's restoration activity was not saved: \(error)")
     }
     scene.session.stateRestorationActivity = nil
-    scene.preservationReport = scene.engine.preserveApplicationState(
-      roots: scene.window.map { [$0] } ?? [])
+    scene.preservationReport = preserve(roots: scene.window.map { [$0] } ?? [], with: scene.engine)
     scene.activationState = .background
     scene.session.title = scene.title ?? scene.session.title
     scene.session.lastUsed = engine.now()
@@ -161,17 +162,9 @@ extension Application {
   func loadSessions() {
     guard let sceneStores else { return }
     let onDisk = sceneStores.sessionsWithItems()
-    var indexRead = false
-    do {
-      if let bytes = try engine.store.read(.sceneSessions, maxSize: SessionIndex.maxFileSize) {
-        let (sessions, skipped) = try SessionIndex.decoded(bytes)
-        for note in skipped { engine.logger.warning("Index of scene sessions: \(note)") }
-        openSessions = sessions
-        indexRead = true
-      }
-    } catch {
-      engine.logger.warning("The index of scene sessions was not read: \(error)")
-    }
+    let index = readSessionIndex()
+    let indexRead = index != nil
+    openSessions = index ?? []
     let listed = Set(openSessions.map(\.persistentIdentifier))
     for identifier in onDisk.sorted() where !listed.contains(identifier) {
       if indexRead {
@@ -190,12 +183,34 @@ extension Application {
     }
   }
 
-  /// Writes the index of sessions, atomically.
+  /// Writes the index of sessions, atomically, with the sessions another process of the app
+  /// added since this one read it: two windows of the app may run at once.
   func saveSessionIndex() {
+    let known = Set(openSessions.map(\.persistentIdentifier))
+    let added = readSessionIndex()?.filter {
+      !known.contains($0.persistentIdentifier)
+        && !destroyedSessionIdentifiers.contains($0.persistentIdentifier)
+    }
+    openSessions += added ?? []
     do {
       try engine.store.write(try SessionIndex.encoded(openSessions), to: .sceneSessions)
     } catch {
       engine.logger.warning("The index of scene sessions was not saved: \(error)")
+    }
+  }
+
+  /// The sessions of the index on disk; nil when there is none or it cannot be read (the log
+  /// says why).
+  private func readSessionIndex() -> [SceneSession]? {
+    do {
+      guard let bytes = try engine.store.read(.sceneSessions, maxSize: SessionIndex.maxFileSize)
+      else { return nil }
+      let (sessions, skipped) = try SessionIndex.decoded(bytes)
+      for note in skipped { engine.logger.warning("Index of scene sessions: \(note)") }
+      return sessions
+    } catch {
+      engine.logger.warning("The index of scene sessions was not read: \(error)")
+      return nil
     }
   }
 
@@ -204,7 +219,9 @@ extension Application {
     guard let sceneStores else { return }
     for scene in connectedScenes { detach(scene) }
     let identifiers = Set(
-      openSessions.map(\.persistentIdentifier) + sceneStores.sessionsWithItems())
+      openSessions.map(\.persistentIdentifier)
+        + (readSessionIndex() ?? []).map(\.persistentIdentifier) + sceneStores.sessionsWithItems())
+    destroyedSessionIdentifiers.formUnion(identifiers)
     openSessions = []
     do {
       try engine.store.remove(.sceneSessions)

@@ -69,6 +69,8 @@ public final class Application {
   public internal(set) var openSessions: [SceneSession] = []
   /// The scenes connected now, in the order they connected.
   public internal(set) var connectedScenes: [Scene] = []
+  /// The sessions this process destroyed, which an index written by another process may list.
+  var destroyedSessionIdentifiers: Set<String> = []
 
   private var isPreserving = false
   private var ignoresNextSnapshot = false
@@ -210,30 +212,46 @@ public final class Application {
       addWindow(Window(rootViewController: initial))
     }
     delegate.applicationWillFinishLaunching(self)
-    if let bytes = readSnapshot() {
-      // A snapshot is shown once: the next background writes a new one.
-      try? engine.store.remove(.snapshot)
-      do {
-        let snapshot = try LaunchSnapshot.decoded(bytes)
-        launchSnapshot = snapshot
-        snapshotPresenter?(snapshot)
-      } catch {
-        engine.logger.warning("The launch snapshot was not shown: \(error)")
-      }
-    }
+    launchSnapshot = presentSnapshot(of: engine)
     restorationReport = engine.restoreApplicationState(roots: windows)
     delegate.applicationDidFinishLaunching(self)
     for window in windows { window.makeKeyAndVisible() }
     state = .active
   }
 
-  private func readSnapshot() -> [UInt8]? {
+  /// Shows the snapshot an engine's store keeps, once: it is removed as it is read, and the
+  /// next move to the background writes a new one.
+  func presentSnapshot(of engine: RestorationEngine) -> String? {
     do {
-      return try engine.store.read(.snapshot, maxSize: LaunchSnapshot.maxFileSize)
+      guard let bytes = try engine.store.read(.snapshot, maxSize: LaunchSnapshot.maxFileSize)
+      else { return nil }
+      try? engine.store.remove(.snapshot)
+      let snapshot = try LaunchSnapshot.decoded(bytes)
+      snapshotPresenter?(snapshot)
+      return snapshot
     } catch {
       engine.logger.warning("The launch snapshot was not shown: \(error)")
       return nil
     }
+  }
+
+  /// Preserves through an engine, then saves a snapshot beside the archive it wrote (or
+  /// removes the last one, when nothing was saved or the app asked to skip it).
+  func preserve(roots: [any StateRestoring], with engine: RestorationEngine) -> PreservationReport {
+    isPreserving = true
+    ignoresNextSnapshot = false
+    let report = engine.preserveApplicationState(roots: roots)
+    isPreserving = false
+    do {
+      if case .saved = report.outcome, !ignoresNextSnapshot, let snapshot = snapshotProvider?() {
+        try engine.store.write(LaunchSnapshot.encoded(snapshot), to: .snapshot)
+      } else {
+        try engine.store.remove(.snapshot)
+      }
+    } catch {
+      engine.logger.warning("Unable to save the launch snapshot: \(error)")
+    }
+    return report
   }
 
   /// Moves the app to the background.
@@ -252,20 +270,8 @@ public final class Application {
       return nil
     }
     delegate.applicationDidEnterBackground(self)
-    isPreserving = true
-    ignoresNextSnapshot = false
-    let report = engine.preserveApplicationState(roots: windows)
-    isPreserving = false
+    let report = preserve(roots: windows, with: engine)
     preservationReport = report
-    do {
-      if case .saved = report.outcome, !ignoresNextSnapshot, let snapshot = snapshotProvider?() {
-        try engine.store.write(LaunchSnapshot.encoded(snapshot), to: .snapshot)
-      } else {
-        try engine.store.remove(.snapshot)
-      }
-    } catch {
-      engine.logger.warning("Unable to save the launch snapshot: \(error)")
-    }
     return report
   }
 

@@ -48,6 +48,9 @@ public final class Scene {
   public internal(set) var activationState: ActivationState = .unattached
   /// The report of the scene's restoration at connection.
   public internal(set) var restorationReport: RestorationReport?
+  /// The text snapshot the scene saved when it last moved to the background, shown while it
+  /// restored (see ``Application/snapshotProvider``).
+  public internal(set) var launchSnapshot: String?
   /// The report of the scene's last preservation.
   public internal(set) var preservationReport: PreservationReport?
   /// The application the scene belongs to.

@@ -260,6 +260,58 @@ struct SceneTests {
     #expect(second.controller(of: restoredB).text == "kept")
   }
 
+  @Test("two processes of the app at once keep each other's sessions in the index")
+  func twoProcessesShareTheIndex() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let stores = try FileSceneSessionStores(
+      stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
+    let left = ScenesProcess(stores: stores)
+    let right = ScenesProcess(stores: stores)
+    let a = try #require(left.application.requestSceneSessionActivation(nil))
+    let b = try #require(right.application.requestSceneSessionActivation(nil))
+    left.controller(of: a).text = "left"
+    right.controller(of: b).text = "right"
+    // The right window goes home first; the left one, which read the index before the right
+    // window's session existed, goes home last.
+    right.application.enterBackground()
+    left.application.enterBackground()
+
+    let next = ScenesProcess(stores: stores)
+    #expect(
+      Set(next.application.openSessions.map(\.persistentIdentifier))
+        == [a.session.persistentIdentifier, b.session.persistentIdentifier])
+    #expect(try next.controller(of: next.reconnect(b.session.persistentIdentifier)).text == "right")
+    #expect(try next.controller(of: next.reconnect(a.session.persistentIdentifier)).text == "left")
+  }
+
+  @Test("each scene shows its own snapshot while it restores")
+  func snapshotPerScene() throws {
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let a = try #require(first.application.requestSceneSessionActivation(nil))
+    let b = try #require(first.application.requestSceneSessionActivation(nil))
+    first.controller(of: a).text = "screen A"
+    first.controller(of: b).text = "screen B"
+    var rendering: Scene?
+    first.application.snapshotProvider = {
+      rendering.map { first.controller(of: $0).text } ?? ""
+    }
+    rendering = a
+    first.application.disconnect(a)
+    rendering = b
+    first.application.enterBackground()
+
+    let second = ScenesProcess(stores: stores)
+    var shown: [String] = []
+    second.application.snapshotPresenter = { shown.append($0) }
+    let restoredB = try second.reconnect(b.session.persistentIdentifier)
+    #expect(restoredB.launchSnapshot == "screen B")
+    let restoredA = try second.reconnect(a.session.persistentIdentifier)
+    #expect(restoredA.launchSnapshot == "screen A")
+    #expect(shown == ["screen B", "screen A"])
+  }
+
   @Test("a force quit deletes every session; the next launch has none")
   func forceQuitDiscardsAll() throws {
     let root = try makeTemporaryFolder()
