@@ -26,8 +26,10 @@ struct Dump: ParsableCommand {
   var json = false
 
   func run() throws {
-    let archive = try loadArchive(try file.source())
-    write(json ? ArchiveDump.json(archive) : ArchiveDump.text(archive))
+    try forEachArchive(try file.targets()) { source in
+      let archive = try loadArchive(source)
+      write(json ? ArchiveDump.json(archive) : ArchiveDump.text(archive))
+    }
   }
 }
 
@@ -59,13 +61,15 @@ struct Paths: ParsableCommand {
   }
 
   func run() throws {
-    let archive = try loadArchive(try file.source())
-    if tree {
-      write(ArchivePaths.tree(archive))
-    } else if dot {
-      write(ArchivePaths.graphviz(archive))
-    } else {
-      write(ArchivePaths.list(archive))
+    try forEachArchive(try file.targets()) { source in
+      let archive = try loadArchive(source)
+      if tree {
+        write(ArchivePaths.tree(archive))
+      } else if dot {
+        write(ArchivePaths.graphviz(archive))
+      } else {
+        write(ArchivePaths.list(archive))
+      }
     }
   }
 }
@@ -168,10 +172,12 @@ struct Sizes: ParsableCommand {
   }
 
   func run() throws {
-    let data = try readFile(try file.source())
-    let archive = try decode(data)
-    let limit = ByteCount(parsing: budget) ?? ByteCount(64 << 10)
-    write(ArchiveSizes(archive).text(budget: limit, limit: top, fileSize: data.bytes.count))
+    try forEachArchive(try file.targets()) { source in
+      let data = try readFile(source)
+      let archive = try decode(data)
+      let limit = ByteCount(parsing: budget) ?? ByteCount(64 << 10)
+      write(ArchiveSizes(archive).text(budget: limit, limit: top, fileSize: data.bytes.count))
+    }
   }
 }
 
@@ -202,18 +208,19 @@ struct Validate: ParsableCommand {
   @OptionGroup var file: ArchiveArgument
 
   func run() throws {
-    let source = try file.source()
-    let data = try readFile(source)
-    let validation = ArchiveValidation(bytes: data.bytes)
-    // The reader stops at the first problem of a file it cannot decode, so there is no list of
-    // findings to print: report it as `dump` and the others do, so scripts can treat every
-    // status of 2 or more alike (one line on standard error, standard output empty).
-    if let error = validation.readError {
-      printError(ToolExitStatus.message(for: error, file: source.path))
-      throw ExitCode(validation.exitStatus.rawValue)
+    try forEachArchive(try file.targets()) { source in
+      let data = try readFile(source)
+      let validation = ArchiveValidation(bytes: data.bytes)
+      // The reader stops at the first problem of a file it cannot decode, so there is no list
+      // of findings to print: report it as `dump` and the others do, so scripts can treat
+      // every status of 2 or more alike (one line on standard error, standard output empty).
+      if let error = validation.readError {
+        printError(ToolExitStatus.message(for: error, file: source.path))
+        throw ExitCode(validation.exitStatus.rawValue)
+      }
+      write(validation.text(file: source.path))
+      let status = validation.exitStatus
+      if status != .success { throw ExitCode(status.rawValue) }
     }
-    write(validation.text(file: source.path))
-    let status = validation.exitStatus
-    if status != .success { throw ExitCode(status.rawValue) }
   }
 }

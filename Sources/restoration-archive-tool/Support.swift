@@ -56,12 +56,23 @@ struct AppArchiveOptions: ParsableArguments {
   }
 }
 
-/// The archive a subcommand reads: a file, or the one an app saved.
+/// The archives a subcommand reads: a file, the archives of a `.savedState` folder, or those an
+/// app saved.
 struct ArchiveArgument: ParsableArguments {
-  @Argument(help: "The archive file (a `data.data`), unless --bundle-id is given.")
+  @Argument(
+    help: ArgumentHelp(
+      "The archive file (a `data.data`), or an app's `.savedState` folder, unless --bundle-id is given.",
+      discussion:
+        "A folder, like --bundle-id, covers the app's archive and every scene session's, each in a section headed with its session.",
+      valueName: "archive"))
   var archive: String?
 
   @OptionGroup var app: AppArchiveOptions
+
+  @Option(
+    help: ArgumentHelp(
+      "With a folder or --bundle-id, only this scene session's archive.", valueName: "id"))
+  var session: String?
 
   func validate() throws {
     switch (archive, app.isGiven) {
@@ -71,6 +82,72 @@ struct ArchiveArgument: ParsableArguments {
       throw ValidationError("Give the archive file or --bundle-id, not both.")
     default: break
     }
+    if let session {
+      do {
+        try ApplicationInfo.validate(sceneIdentifier: session)
+      } catch {
+        throw ValidationError("--session: \(error.message).")
+      }
+    }
+  }
+
+  /// The archives to read: one for a file, each session's (and the app's own, if any) for a
+  /// folder or an app; with ``session``, that session's alone.
+  ///
+  /// - Throws: `ExitCode` after printing why, when the folder holds no archive or not the
+  ///   session asked for.
+  func targets() throws -> [ArchiveTarget] {
+    let folder: String
+    let bundleIdentifier: String?
+    switch try source() {
+    case .app(let identifier, let path):
+      folder = String(path.dropLast("/data.data".count))
+      bundleIdentifier = identifier
+    case .file(let path):
+      guard isFolder(path) else {
+        if session != nil {
+          throw ValidationError("--session needs a `.savedState` folder or --bundle-id.")
+        }
+        return [ArchiveTarget(session: nil, source: .file(path))]
+      }
+      folder = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+      bundleIdentifier = nil
+    }
+    let sessions = sessionIdentifiers(in: folder)
+    let appArchive = "\(folder)/data.data"
+    if let session {
+      guard sessions.contains(session) else {
+        printError(
+          "\(folder): no scene session \(session)"
+            + (sessions.isEmpty
+              ? "; the app has none" : "; its sessions: \(sessions.joined(separator: ", "))"))
+        throw ExitCode(ToolExitStatus(for: .storageFailed).rawValue)
+      }
+      return [
+        ArchiveTarget(session: session, source: .file("\(folder)/Scenes/\(session)/data.data"))
+      ]
+    }
+    // An app without scenes reads as before: its one archive, no section header.
+    let appSource: ArchiveSource =
+      bundleIdentifier.map { .app(bundleIdentifier: $0, path: appArchive) } ?? .file(appArchive)
+    if sessions.isEmpty, bundleIdentifier == nil,
+      !FileManager.default.fileExists(atPath: appArchive)
+    {
+      printError(
+        "\(folder): is a folder, not a file, and holds no archive (a data.data, or Scenes/<session>/data.data)"
+      )
+      throw ExitCode(ToolExitStatus.unreadable.rawValue)
+    }
+    guard !sessions.isEmpty else { return [ArchiveTarget(session: nil, source: appSource)] }
+    var targets: [ArchiveTarget] = []
+    if FileManager.default.fileExists(atPath: appArchive) {
+      targets.append(ArchiveTarget(session: "", source: appSource))
+    }
+    for session in sessions {
+      targets.append(
+        ArchiveTarget(session: session, source: .file("\(folder)/Scenes/\(session)/data.data")))
+    }
+    return targets
   }
 
   /// The archive to read.
@@ -154,4 +231,59 @@ func printError(_ message: String) {
 /// Writes text on standard output as is.
 func write(_ text: String) {
   print(text, terminator: "")
+}
+
+/// One archive of those a subcommand reads.
+struct ArchiveTarget {
+  /// The scene session it belongs to: nil for a lone archive, "" for the app's own among
+  /// sessions.
+  let session: String?
+  /// Where it is.
+  let source: ArchiveSource
+
+  /// The line that heads its section when several archives are read.
+  var header: String? {
+    guard let session else { return nil }
+    let name = session.isEmpty ? "app archive" : "scene session \(session)"
+    return "==> \(name): \(source.path) <==\n"
+  }
+}
+
+/// Runs `body` for each archive, under its section header; an archive that fails does not stop
+/// the others, and the worst exit status is the command's.
+func forEachArchive(_ targets: [ArchiveTarget], _ body: (ArchiveSource) throws -> Void) throws {
+  var worst: Int32 = 0
+  for (index, target) in targets.enumerated() {
+    if let header = target.header { write((index > 0 ? "\n" : "") + header) }
+    do {
+      try body(target.source)
+    } catch let exit as ExitCode {
+      worst = max(worst, exit.rawValue)
+    }
+  }
+  if worst != 0 { throw ExitCode(worst) }
+}
+
+/// Whether a path is a folder (following a link the user named).
+private func isFolder(_ path: String) -> Bool {
+  var isDirectory: ObjCBool = false
+  return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+    && isDirectory.boolValue
+}
+
+/// The scene sessions of a `.savedState` folder that have an archive, sorted; a session folder
+/// that is a symbolic link is left out, as the library never follows one.
+private func sessionIdentifiers(in folder: String) -> [String] {
+  let scenes = "\(folder)/Scenes"
+  let manager = FileManager.default
+  guard (try? manager.destinationOfSymbolicLink(atPath: scenes)) == nil,
+    let names = try? manager.contentsOfDirectory(atPath: scenes)
+  else { return [] }
+  return names.filter { name in
+    let path = "\(scenes)/\(name)"
+    return (try? ApplicationInfo.validate(sceneIdentifier: name)) != nil
+      && (try? manager.destinationOfSymbolicLink(atPath: path)) == nil && isFolder(path)
+      && manager.fileExists(atPath: "\(path)/data.data")
+  }
+  .sorted()
 }
