@@ -52,7 +52,11 @@ extension Application {
       engine.logger.warning("Scene session \(session.persistentIdentifier) not connected: \(error)")
       return nil
     }
-    if !openSessions.contains(where: { $0 === session }) { openSessions.append(session) }
+    if !openSessions.contains(where: { $0 === session }) {
+      openSessions.append(session)
+      // Why the app's state was discarded (a force quit) is said by the next new window.
+      moveDiscardNote(to: store)
+    }
     var logger = engine.logger
     logger[metadataKey: "scene"] = "\(session.persistentIdentifier)"
     let sceneEngine = RestorationEngine(
@@ -165,6 +169,7 @@ extension Application {
     let index = readSessionIndex()
     let indexRead = index != nil
     openSessions = index ?? []
+    if index == nil, onDisk.isEmpty { adoptApplicationState() }
     let listed = Set(openSessions.map(\.persistentIdentifier))
     for identifier in onDisk.sorted() where !listed.contains(identifier) {
       if indexRead {
@@ -180,6 +185,51 @@ extension Application {
             persistentIdentifier: identifier, role: .windowApplication,
             configurationName: sceneManifest?.configurationName, lastUsed: engine.now()))
       }
+    }
+  }
+
+  /// Moves the state an app saved before it used scenes (or the note of why it was
+  /// discarded) into a new session, the one the next plain activation reconnects: adopting
+  /// scenes loses nothing, and the crash guard's count goes on.
+  private func adoptApplicationState() {
+    guard let sceneStores else { return }
+    let items: [ArchiveStoreItem] = [.archive, .inProgressMarker, .snapshot, .discardNote]
+    var found: [(ArchiveStoreItem, [UInt8])] = []
+    for item in items {
+      do {
+        if let bytes = try engine.store.read(item, maxSize: engine.settings.limits.maxFileSize) {
+          found.append((item, bytes))
+        }
+      } catch {
+        engine.logger.warning("The app's saved state was not moved into a scene session: \(error)")
+        return
+      }
+    }
+    // A note alone goes to the next new session (see `requestSceneSessionActivation`).
+    guard found.contains(where: { $0.0 != .discardNote }) else { return }
+    let session = SceneSession(
+      persistentIdentifier: UUID().uuidString, role: .windowApplication,
+      configurationName: sceneManifest?.configurationName, lastUsed: engine.now())
+    do {
+      let store = try sceneStores.store(forSession: session.persistentIdentifier)
+      for (item, bytes) in found { try store.write(bytes, to: item) }
+      openSessions = [session]
+      saveSessionIndex()
+      try engine.store.remove(found.map(\.0))
+      engine.logger.info(
+        "The app's saved state was moved into scene session \(session.persistentIdentifier)")
+    } catch {
+      engine.logger.warning("The app's saved state was not moved into a scene session: \(error)")
+    }
+  }
+
+  private func moveDiscardNote(to store: any ArchiveStore) {
+    do {
+      guard let note = try engine.store.read(.discardNote, maxSize: 1 << 10) else { return }
+      try engine.store.remove(.discardNote)
+      try store.write(note, to: .discardNote)
+    } catch {
+      engine.logger.warning("The note of why the state was discarded was not kept: \(error)")
     }
   }
 
@@ -214,9 +264,12 @@ extension Application {
     }
   }
 
-  /// Deletes every session's state, after a force quit.
+  /// Deletes every session's state, after a force quit (unless developer mode keeps it), and
+  /// leaves the note that says so at the next launch.
   func discardAllSessions() {
     guard let sceneStores else { return }
+    engine.applicationWasForceQuit()
+    guard !engine.settings.developerMode else { return }
     for scene in connectedScenes { detach(scene) }
     let identifiers = Set(
       openSessions.map(\.persistentIdentifier)

@@ -312,6 +312,53 @@ struct SceneTests {
     #expect(shown == ["screen B", "screen A"])
   }
 
+  @Test("an app that adopts scenes finds the state it saved before in its first session")
+  func adoptingScenesKeepsTheState() throws {
+    let stores = InMemorySceneSessionStores()
+    let before = SceneNoteController()
+    before.text = "saved without scenes"
+    let engine = RestorationEngine(
+      applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Scenes"),
+      store: stores.applicationStore, settings: RestorationSettings())
+    final class OptIn: RestorationDelegate {
+      func shouldSaveApplicationState(with coder: StateCoder) -> Bool { true }
+      func shouldRestoreApplicationState(with coder: StateDecoder) -> Bool { true }
+    }
+    let optIn = OptIn()
+    engine.delegate = optIn
+    guard
+      case .saved = engine.preserveApplicationState(roots: [Window(rootViewController: before)])
+        .outcome
+    else {
+      Issue.record("the app-wide archive was not saved")
+      return
+    }
+
+    let process = ScenesProcess(stores: stores)
+    let session = try #require(process.application.openSessions.first)
+    #expect(process.application.openSessions.count == 1)
+    #expect(process.application.mostRecentlyUsedSession === session)
+    let scene = try process.reconnect(session.persistentIdentifier)
+    #expect(process.controller(of: scene).text == "saved without scenes")
+    #expect(try stores.applicationStore.read(.archive, maxSize: .max) == nil)
+  }
+
+  @Test("after a force quit, the next new window says why it started fresh")
+  func forceQuitIsExplained() throws {
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    try #require(first.application.requestSceneSessionActivation(nil))
+    first.application.enterBackground()
+    first.application.terminate(.userForceQuit)
+    let second = ScenesProcess(stores: stores)
+    #expect(second.application.openSessions.isEmpty)
+    let scene = try #require(second.application.requestSceneSessionActivation(nil))
+    #expect(scene.restorationReport?.outcome == .discarded(.forceQuit))
+    let third = ScenesProcess(stores: stores)
+    let again = try third.reconnect(scene.session.persistentIdentifier)
+    #expect(again.restorationReport?.outcome == .nothingSaved)
+  }
+
   @Test("a force quit deletes every session; the next launch has none")
   func forceQuitDiscardsAll() throws {
     let root = try makeTemporaryFolder()
