@@ -14,6 +14,7 @@ struct Restorer: ParsableCommand {
     abstract: "The Restorer app in a terminal, restored across real process kills.",
     usage: """
       restorer [--state-dir <folder>] [--reset] [--developer-mode]
+               [--new-window | --window <id> | --windows]
                [--debug-logging] [--crash-during-restore]
                [--show-snapshot <seconds>]
                [--keys <keys>] [--width <width>] [--height <height>]
@@ -28,7 +29,10 @@ struct Restorer: ParsableCommand {
                preserved, and the process exits, as iOS kills a suspended
                app. Run restorer again: the same screen comes back.
                SIGTERM, SIGHUP, SIGINT and Ctrl-C do the same.
-        Q      Force quit from the app switcher: the saved state is deleted.
+        Q      Force quit from the app switcher: the saved state of every
+               window is deleted.
+        w      Close this window in the app switcher: its saved state is
+               deleted; the other windows keep theirs.
         1 2    Select the Countries or Settings tab.
         Up Down PgUp PgDn Home End: move through the list, scroll a page.
         Enter  Open the country, toggle the switch, press the button,
@@ -43,9 +47,16 @@ struct Restorer: ParsableCommand {
       restoration takes, a few milliseconds here; --show-snapshot holds it
       longer, to see it.
 
+      Each run is one window of the app, a scene with a session of its own,
+      as an iPad app has several: restorer reconnects the window used last,
+      --new-window opens another (run it in a second terminal: each shows and
+      restores its own screen), --window ID reconnects a given one, and
+      --windows lists them, as the app switcher does.
+
       The saved state lives in --state-dir, under
-      `Saved Application State/com.example.Restorer.savedState/`; inspect it
-      with `restoration-archive-tool dump --bundle-id com.example.Restorer`.
+      `Saved Application State/com.example.Restorer.savedState/Scenes/<id>/`;
+      inspect it with
+      `restoration-archive-tool dump --bundle-id com.example.Restorer`.
       """
   )
 
@@ -65,6 +76,17 @@ struct Restorer: ParsableCommand {
 
   @Flag(name: .long, help: "Keep the saved state in every case: force quits, crashes, restores.")
   var developerMode = false
+
+  @Flag(name: .long, help: "Open a new window (a new scene session) instead of the last one used.")
+  var newWindow = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp("Reconnect the window with this session identifier.", valueName: "id"))
+  var window: String?
+
+  @Flag(name: .long, help: "List the windows (scene sessions) with their titles, and exit.")
+  var windows = false
 
   @Flag(
     name: .long,
@@ -108,6 +130,12 @@ struct Restorer: ParsableCommand {
   static let bundleIdentifier = "com.example.Restorer"
 
   func validate() throws {
+    if [newWindow, window != nil, windows].filter({ $0 }).count > 1 {
+      throw ValidationError("Choose one of --new-window, --window and --windows.")
+    }
+    if windows, keys != nil || reset {
+      throw ValidationError("--windows lists the windows and exits; it takes no --keys or --reset.")
+    }
     guard width >= RestorerSession.minimumSize.width, height >= RestorerSession.minimumSize.height
     else {
       throw ValidationError(
@@ -133,7 +161,7 @@ struct Restorer: ParsableCommand {
   }
 
   func run() throws {
-    if keys == nil, !Terminal.isInteractive {
+    if keys == nil, !windows, !Terminal.isInteractive {
       printError(
         "restorer: standard input or output is not a terminal. Run it in a terminal, or drive it with --keys \"...\" (see --help)."
       )
@@ -142,7 +170,7 @@ struct Restorer: ParsableCommand {
     let stateRoot = try resolvedStateDirectory()
     let logFile = debugLogging ? "\(stateRoot)/restorer-debug.log" : nil
     let logger = makeLogger(file: logFile)
-    let store: FileArchiveStore
+    let stores: FileSceneSessionStores
     let countries: CountryList
     do {
       try StateFolder.create(at: stateRoot)
@@ -151,7 +179,8 @@ struct Restorer: ParsableCommand {
       throw ExitCode(1)
     }
     do {
-      store = try FileArchiveStore(stateRoot: stateRoot, bundleIdentifier: Self.bundleIdentifier)
+      stores = try FileSceneSessionStores(
+        stateRoot: stateRoot, bundleIdentifier: Self.bundleIdentifier)
       countries = try CountryList.bundled()
     } catch {
       printError("restorer: \(error)")
@@ -170,21 +199,81 @@ struct Restorer: ParsableCommand {
         bundleVersion: "1.0",
         userInterfaceIdiom: "terminal"
       ),
-      store: store,
-      mainStoryboard: RestorerAppDelegate.makeStoryboard(),
+      sceneStores: stores,
+      sceneManifest: SceneManifest(configurationName: "Terminal Window") {
+        RestorerSceneDelegate(appDelegate: delegate)
+      },
       settings: RestorationSettings.fromEnvironment(
         developerMode: developerMode, debugLogging: debugLogging),
       logger: logger
     )
+
+    if windows {
+      application.launch()
+      print(Self.windowList(application))
+    } else if let keys {
+      try runScripted(application, delegate: delegate, keys: keys, stores: stores, logFile: logFile)
+    } else {
+      try runInteractive(application, delegate: delegate, stores: stores, logFile: logFile)
+    }
+  }
+
+  // MARK: - Windows
+
+  /// Launches the app and connects this run's window: the one asked for, a new one, or the
+  /// one used last.
+  ///
+  /// - Throws: ``ExitCode`` 1, after saying why, for an unknown `--window` or a window whose
+  ///   folder cannot be used.
+  private func launchWindow(_ application: Application) throws -> Scene {
+    application.launch()
     if reset {
+      for session in application.openSessions {
+        application.requestSceneSessionDestruction(session)
+      }
       application.engine.deleteArchive()
     }
-
-    if let keys {
-      try runScripted(application, delegate: delegate, keys: keys, store: store, logFile: logFile)
-    } else {
-      try runInteractive(application, delegate: delegate, store: store, logFile: logFile)
+    var session: SceneSession?
+    if let window {
+      guard let found = application.openSessions.first(where: { $0.persistentIdentifier == window })
+      else {
+        printError(
+          "restorer: no window \(window); `restorer --windows` lists them, `restorer --new-window` opens a new one."
+        )
+        throw ExitCode.failure
+      }
+      session = found
+    } else if !newWindow {
+      session = application.mostRecentlyUsedSession
     }
+    guard let scene = application.requestSceneSessionActivation(session) else {
+      printError("restorer: the window could not be opened; see the log (--debug-logging).")
+      throw ExitCode.failure
+    }
+    return scene
+  }
+
+  /// The windows as the app switcher shows them, the one used last first.
+  static func windowList(_ application: Application) -> String {
+    let sessions = application.openSessions.sorted { $0.lastUsed > $1.lastUsed }
+    guard !sessions.isEmpty else {
+      return "No windows saved: `restorer` opens a new one."
+    }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = .current
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    let titleWidth = min(
+      40, sessions.map { LaunchSnapshot.printable($0.title ?? "").count }.max() ?? 0)
+    var lines = ["Windows of \(bundleIdentifier), the one used last first:"]
+    for session in sessions {
+      let title = LaunchSnapshot.printable(session.title ?? "(untitled)")
+      lines.append(
+        "  \(session.persistentIdentifier)  \(title.padding(toLength: max(titleWidth, 10), withPad: " ", startingAt: 0))  \(formatter.string(from: session.lastUsed))"
+      )
+    }
+    lines.append("`restorer --window ID` reconnects one; `restorer` the first.")
+    return lines.joined(separator: "\n")
   }
 
   // MARK: - Interactive
@@ -192,7 +281,7 @@ struct Restorer: ParsableCommand {
   private func runInteractive(
     _ application: Application,
     delegate: RestorerAppDelegate,
-    store: FileArchiveStore,
+    stores: FileSceneSessionStores,
     logFile: String?
   ) throws {
     let terminal = Terminal()
@@ -221,9 +310,15 @@ struct Restorer: ParsableCommand {
         Self.crashDuringRestoration(logFile: logFile)
       }
     }
-    application.launch()
+    let scene: Scene
+    do {
+      scene = try launchWindow(application)
+    } catch {
+      terminal.leave()
+      throw error
+    }
     // Said once the terminal is back to normal: the status line has room for the gist only.
-    defer { Self.explainPostponedRestoration(application) }
+    defer { Self.explainPostponedRestoration(scene) }
     let session = RestorerSession(application: application, width: size.width, height: size.height)
     application.snapshotProvider = { [unowned session] in session.render().text }
     if let snapshotShown { holdSnapshot(shownAt: snapshotShown, logger: application.engine.logger) }
@@ -239,11 +334,15 @@ struct Restorer: ParsableCommand {
           case .none: continue
           case .home:
             terminal.leave()
-            try goHome(application, store: store, logFile: logFile)
+            try goHome(application, scene: scene, session: session, logFile: logFile)
             return
           case .forceQuit:
             terminal.leave()
-            try forceQuit(application, store: store, logFile: logFile)
+            try forceQuit(application, stores: stores, logFile: logFile)
+            return
+          case .closeWindow:
+            terminal.leave()
+            closeWindow(application, scene: scene, logFile: logFile)
             return
           }
         }
@@ -258,7 +357,7 @@ struct Restorer: ParsableCommand {
     }
     // The system asked the app to go (SIGTERM, SIGHUP or SIGINT), or the terminal went away.
     terminal.leave()
-    try goHome(application, store: store, logFile: logFile)
+    try goHome(application, scene: scene, session: session, logFile: logFile)
   }
 
   /// Keeps the snapshot on screen until `--show-snapshot` has passed, and says in the debug log
@@ -291,7 +390,7 @@ struct Restorer: ParsableCommand {
     _ application: Application,
     delegate: RestorerAppDelegate,
     keys script: String,
-    store: FileArchiveStore,
+    stores: FileSceneSessionStores,
     logFile: String?
   ) throws {
     let keys: [Key]
@@ -315,8 +414,8 @@ struct Restorer: ParsableCommand {
         Self.crashDuringRestoration(logFile: logFile)
       }
     }
-    application.launch()
-    Self.explainPostponedRestoration(application)
+    let scene = try launchWindow(application)
+    Self.explainPostponedRestoration(scene)
     let session = RestorerSession(application: application, width: width, height: height)
     application.snapshotProvider = { [unowned session] in session.render().text }
     for key in keys {
@@ -325,11 +424,15 @@ struct Restorer: ParsableCommand {
         continue
       case .home:
         print(LaunchSnapshot.printable(session.render().text))
-        try goHome(application, store: store, logFile: logFile)
+        try goHome(application, scene: scene, session: session, logFile: logFile)
         return
       case .forceQuit:
         print(LaunchSnapshot.printable(session.render().text))
-        try forceQuit(application, store: store, logFile: logFile)
+        try forceQuit(application, stores: stores, logFile: logFile)
+        return
+      case .closeWindow:
+        print(LaunchSnapshot.printable(session.render().text))
+        closeWindow(application, scene: scene, logFile: logFile)
         return
       }
     }
@@ -348,15 +451,19 @@ struct Restorer: ParsableCommand {
   /// - Throws: ``ExitCode`` 1 when the state could not be saved, so that neither the user nor
   ///   a script believes it was.
   private func goHome(
-    _ application: Application, store: FileArchiveStore, logFile: String?
+    _ application: Application, scene: Scene, session: RestorerSession, logFile: String?
   ) throws {
-    let report = application.enterBackground()
+    scene.title = session.windowTitle
+    application.enterBackground()
+    let report = scene.preservationReport
     application.terminate(.systemKillAfterBackground)
     var failed = false
     switch report?.outcome {
     case .saved(let bytes):
       print("Home: state preserved (\(bytes) bytes) in")
-      print("  \(store.path(of: .archive))")
+      if let store = scene.engine.store as? FileArchiveStore {
+        print("  \(store.path(of: .archive))")
+      }
       print("The suspended app was then killed, as iOS does. Run restorer again to resume.")
     case .failed(let error):
       printError("restorer: the state was not saved: \(error)")
@@ -372,7 +479,7 @@ struct Restorer: ParsableCommand {
   ///
   /// - Throws: ``ExitCode`` 1 when the saved state is still there afterwards.
   private func forceQuit(
-    _ application: Application, store: FileArchiveStore, logFile: String?
+    _ application: Application, stores: FileSceneSessionStores, logFile: String?
   ) throws {
     // The app switcher shows apps that are in the background: the app moves there first (and
     // preserves, as on iOS), then the user swipes it away.
@@ -381,7 +488,9 @@ struct Restorer: ParsableCommand {
     // A read that fails for any reason but a missing file means a file is still there.
     let stateRemains: Bool
     do {
-      stateRemains = try store.read(.archive, maxSize: .max) != nil
+      stateRemains =
+        try stores.applicationStore.read(.archive, maxSize: .max) != nil
+        || !stores.sessionsWithItems().isEmpty
     } catch {
       stateRemains = true
     }
@@ -391,16 +500,30 @@ struct Restorer: ParsableCommand {
       print("Force quit from the app switcher: the saved state was deleted.")
       print("The next launch starts fresh.")
     } else {
-      printError("restorer: the saved state could not be deleted: \(store.path(of: .archive))")
+      printError("restorer: the saved state could not all be deleted: \(stores.scenesFolder)")
       printLogLocation(logFile)
       throw ExitCode.failure
     }
     printLogLocation(logFile)
   }
 
+  /// Closes the window in the app switcher: its session and saved state are deleted.
+  private func closeWindow(_ application: Application, scene: Scene, logFile: String?) {
+    let identifier = scene.session.persistentIdentifier
+    application.requestSceneSessionDestruction(scene.session)
+    print("Closed window \(identifier): its saved state was deleted.")
+    let others = application.openSessions.count
+    print(
+      others == 0
+        ? "No other windows remain; the next launch opens a new one."
+        : "The other \(others == 1 ? "window keeps its" : "\(others) windows keep their") saved state; `restorer --windows` lists them."
+    )
+    printLogLocation(logFile)
+  }
+
   /// Says on standard error why a launch did not restore a saved state it kept.
-  private static func explainPostponedRestoration(_ application: Application) {
-    guard case .postponed(let error) = application.restorationReport?.outcome else { return }
+  private static func explainPostponedRestoration(_ scene: Scene) {
+    guard case .postponed(let error) = scene.restorationReport?.outcome else { return }
     printError(
       "restorer: the saved state was not restored, and is kept for a later launch: \(error)")
   }

@@ -79,16 +79,23 @@ public final class RestorerAppDelegate: ApplicationDelegate {
     return storyboard
   }
 
-  /// Registers the restoration classes and hands the data to the list, before restoration.
+  /// The storyboard each window of the app (each scene) is made from, when the app uses
+  /// scenes; without scenes, the application's main storyboard.
+  public private(set) lazy var storyboard = Self.makeStoryboard()
+
+  /// Registers the restoration classes (and, with scenes, the storyboard) and hands the data
+  /// to the list, before restoration.
   public func applicationWillFinishLaunching(_ application: Application) {
     application.register(restorationClass: CountryViewController.self)
     application.register(restorationClass: WebViewController.self)
+    if application.sceneManifest != nil { application.register(storyboard: storyboard) }
     for window in application.windows {
       window.rootViewController.map(injectData)
     }
   }
 
-  private func injectData(into controller: ViewController) {
+  /// Hands the app's data to the controllers under `controller`.
+  func injectData(into controller: ViewController) {
     if let list = controller as? CountriesViewController { list.countryList = countryList }
     if let settings = controller as? SettingsViewController { settings.settings = userSettings }
     for child in controller.children { injectData(into: child) }
@@ -112,8 +119,32 @@ public final class RestorerAppDelegate: ApplicationDelegate {
     restorationDidDecode?()
   }
 
-  /// The tab bar controller of the first window.
+  /// The tab bar controller of the first window, or of the first connected scene's.
   public static func tabBarController(of application: Application) -> TabBarController? {
-    application.keyWindow?.rootViewController as? TabBarController
+    let window = application.keyWindow ?? application.connectedScenes.first?.window
+    return window?.rootViewController as? TabBarController
+  }
+}
+
+/// Each window of the Restorer app when it uses scenes: the storyboard's tab bar, restored
+/// from that window's own saved state.
+public final class RestorerSceneDelegate: SceneDelegate {
+  private let appDelegate: RestorerAppDelegate
+
+  /// Creates the delegate of one scene.
+  ///
+  /// - Parameter appDelegate: The app's delegate, which holds the data and the storyboard.
+  public init(appDelegate: RestorerAppDelegate) {
+    self.appDelegate = appDelegate
+  }
+
+  /// Makes the window from the storyboard, before the scene is restored.
+  public func scene(
+    _ scene: Scene, willConnectTo session: SceneSession, options: Scene.ConnectionOptions
+  ) {
+    guard let initial = appDelegate.storyboard.instantiateInitialViewController() else { return }
+    appDelegate.injectData(into: initial)
+    scene.window = Window(rootViewController: initial)
+    scene.title = session.title
   }
 }

@@ -34,6 +34,8 @@ public final class RestorerSession {
     case home
     /// Force quit from the app switcher: the saved state is deleted.
     case forceQuit
+    /// Close this window in the app switcher: its session and its saved state are deleted.
+    case closeWindow
   }
 
   /// The application.
@@ -58,7 +60,8 @@ public final class RestorerSession {
     self.application = application
     self.width = width
     self.height = height
-    status = Self.launchStatus(application.restorationReport)
+    status = Self.launchStatus(
+      application.restorationReport ?? application.connectedScenes.first?.restorationReport)
     layout()
   }
 
@@ -170,6 +173,13 @@ public final class RestorerSession {
   /// The controller on screen.
   public var visibleController: ViewController? { navigation?.visibleViewController }
 
+  /// A title for the window, as the app switcher lists it: the tab and the screen.
+  public var windowTitle: String {
+    let tab = tabs?.selectedViewController?.title ?? "Restorer"
+    guard let screen = visibleController?.title, screen != tab else { return tab }
+    return "\(tab) > \(screen)"
+  }
+
   // MARK: - Keys
 
   /// Handles one key.
@@ -183,6 +193,8 @@ public final class RestorerSession {
       return .home
     case .character("Q"):
       return .forceQuit
+    case .character("w") where !application.connectedScenes.isEmpty:
+      return .closeWindow
     default:
       break
     }
@@ -191,7 +203,9 @@ public final class RestorerSession {
     switch key {
     case .character("q"):
       // Quitting is two different things on iOS; say which key does which.
-      status = "h = Home, Q = force quit."
+      status =
+        application.connectedScenes.isEmpty
+        ? "h = Home, Q = force quit." : "h = Home, Q = force quit, w = close."
       return .none
     case .character("1"), .character("2"):
       let index = key == .character("1") ? 0 : 1
@@ -489,7 +503,10 @@ public final class RestorerSession {
   /// The keys of the visible screen; the lifecycle keys come first, so that a narrow terminal
   /// (40 columns) still shows them when the line is cut.
   private func helpLine() -> String {
-    let common = " h Home  Q force quit  1/2 tabs  "
+    // With scenes, w closes this window; the other keys then fit in what is left of 80.
+    let hasScenes = !application.connectedScenes.isEmpty
+    let common =
+      hasScenes ? " h Home  Q force quit  w close  1/2 tabs  " : " h Home  Q force quit  1/2 tabs  "
     switch visibleController {
     case is CountriesViewController:
       return common + "Up/Down PgUp/PgDn Home/End  Enter open"
@@ -498,7 +515,10 @@ public final class RestorerSession {
     case is WebViewController:
       // Fits 80 columns; Up/Down scroll the page, as everywhere. b and f move in the page
       // history; Esc goes back to Settings, as it goes back from a country.
-      return common + "Tab/Enter link  b/f history  +/- zoom  Esc back"
+      return common
+        + (hasScenes
+          ? "Tab/Enter link  b/f  +/- zoom Esc back"
+          : "Tab/Enter link  b/f history  +/- zoom  Esc back")
     default: return common
     }
   }

@@ -124,7 +124,7 @@ struct ArchiveArgument: ParsableArguments {
         throw ExitCode(ToolExitStatus(for: .storageFailed).rawValue)
       }
       return [
-        ArchiveTarget(session: session, source: .file("\(folder)/Scenes/\(session)/data.data"))
+        ArchiveTarget(session: nil, source: .file("\(folder)/Scenes/\(session)/data.data"))
       ]
     }
     // An app without scenes reads as before: its one archive, no section header.
@@ -147,6 +147,8 @@ struct ArchiveArgument: ParsableArguments {
       targets.append(
         ArchiveTarget(session: session, source: .file("\(folder)/Scenes/\(session)/data.data")))
     }
+    // One archive needs no section; `--session` names it when the app has several.
+    if targets.count == 1 { return [ArchiveTarget(session: nil, source: targets[0].source)] }
     return targets
   }
 

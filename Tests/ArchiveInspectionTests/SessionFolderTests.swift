@@ -54,10 +54,7 @@ import Testing
     defer { state.remove() }
     let one = try ArchiveTool.run(["paths", state.savedState, "--session", "BBB"])
     #expect(one.status == 0, "\(one.standardError)")
-    #expect(
-      one.standardOutput.split(separator: "\n").filter { $0.hasPrefix("==> ") } == [
-        "==> scene session BBB: \(state.savedState)/Scenes/BBB/data.data <=="
-      ])
+    #expect(!one.standardOutput.contains("==>"))
     #expect(one.standardOutput.contains("TabController"))
     let dump = try ArchiveTool.run(["dump", state.savedState, "--session", "BBB"])
     #expect(dump.standardOutput.contains("Genève") && !dump.standardOutput.contains("Bern"))

@@ -23,10 +23,19 @@ struct RestorerProcess {
   }
 
   var archivePath: String {
-    stateDirectory.appendingPathComponent(
-      "Saved Application State/com.example.Restorer.savedState/data.data"
-    ).path
+    windowFolder(stateDirectory).appendingPathComponent("data.data").path
   }
+}
+
+/// The folder of the Restorer window's saved state under a state directory: its one scene
+/// session's folder once it has one, else the app's `.savedState` folder, whose state the first
+/// window adopts.
+func windowFolder(_ stateDirectory: URL) -> URL {
+  let savedState = stateDirectory.appendingPathComponent(
+    "Saved Application State/com.example.Restorer.savedState")
+  let scenes = savedState.appendingPathComponent("Scenes")
+  let sessions = (try? FileManager.default.contentsOfDirectory(atPath: scenes.path)) ?? []
+  return sessions.count == 1 ? scenes.appendingPathComponent(sessions[0]) : savedState
 }
 
 /// The country names in the bundled order, to read the screen against.
@@ -104,7 +113,7 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     }
     let actual = try screen("")
     #expect(actual.first == "   Paragraph 1: the restored page keeps its scroll")
-    #expect(actual.help.hasSuffix("+/- zoom  Esc back"))
+    #expect(actual.help.hasSuffix("+/- zoom Esc back"))
     // Zooming out shows more of each paragraph on a row...
     #expect(
       try screen("- -").first
@@ -296,9 +305,8 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     let result = try TestSupport.run(
       RestorerProcess.path(), ["--keys", "down enter h"], environment: environment)
     #expect(result.status == 0, "\(result.standardError)")
-    let archive = home.appendingPathComponent(
-      ".local/state/swift-state-restoration/Saved Application State/com.example.Restorer.savedState/data.data"
-    )
+    let archive = windowFolder(home.appendingPathComponent(".local/state/swift-state-restoration"))
+      .appendingPathComponent("data.data")
     #expect(FileManager.default.fileExists(atPath: archive.path))
     #expect(result.standardOutput.contains(archive.path))
     // Every folder the demo made is private to the user.

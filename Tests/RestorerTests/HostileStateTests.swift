@@ -13,10 +13,8 @@ import Testing
 /// disk or a bad sector can leave behind: it never crashes, loops or shows what it should not,
 /// and what it deletes is gone.
 @Suite(.serialized) struct HostileStateTests {
-  /// The app's `.savedState` folder under a state directory.
-  private static func savedState(_ folder: URL) -> URL {
-    folder.appendingPathComponent("Saved Application State/com.example.Restorer.savedState")
-  }
+  /// The folder of the window's state under a state directory (see `windowFolder`).
+  private static func savedState(_ folder: URL) -> URL { windowFolder(folder) }
 
   /// Every file below a folder, with its contents.
   private static func files(below folder: URL) -> [(path: String, bytes: [UInt8])] {
@@ -66,9 +64,9 @@ import Testing
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let app = RestorerProcess(stateDirectory: folder)
-    let marker = Self.savedState(folder).appendingPathComponent("inprogress.data")
-
     _ = try app.run(keys: "down*3 enter h")
+    // The window's folder exists once the first run saved it.
+    let marker = Self.savedState(folder).appendingPathComponent("inprogress.data")
     try Data(Self.foreignMarker).write(to: marker)
     let restored = try app.run(keys: "")
     #expect(!restored.wasSignaled, "\(restored.standardError)")
@@ -94,8 +92,8 @@ import Testing
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let app = RestorerProcess(stateDirectory: folder)
-    let marker = Self.savedState(folder).appendingPathComponent("inprogress.data")
     _ = try app.run(keys: "down*3 enter h")
+    let marker = Self.savedState(folder).appendingPathComponent("inprogress.data")
     let archive = try Data(contentsOf: URL(fileURLWithPath: app.archivePath))
     try FileManager.default.createDirectory(at: marker, withIntermediateDirectories: false)
     for launch in 0..<4 {
@@ -190,8 +188,13 @@ import Testing
       let fresh = try app.run(keys: "")
       #expect(fresh.standardOutput.contains("Fresh start: state discarded as unreadable"))
     }
-    let names = try FileManager.default.contentsOfDirectory(atPath: Self.savedState(folder).path)
-    #expect(Set(names).isSubset(of: ["discarded.data"]), "left: \(names)")
+    let savedState = Self.savedState(folder)
+    let names = try FileManager.default.contentsOfDirectory(atPath: savedState.path)
+    // The folder of the windows' folders may stay, empty.
+    let scenes = savedState.appendingPathComponent("Scenes").path
+    let sessionsLeft = (try? FileManager.default.contentsOfDirectory(atPath: scenes)) ?? []
+    #expect(Set(names).isSubset(of: ["discarded.data", "Scenes"]), "left: \(names)")
+    #expect(sessionsLeft.isEmpty, "left: \(sessionsLeft)")
     Self.expectNothingLeftOf(archive: archive, snapshotText: snapshotText, below: folder)
   }
 

@@ -405,7 +405,7 @@ struct TerminalEndToEndTests {
     screen = try terminal.waitFor("Links: >State")
     #expect(screen.contains(" h Home  Q force quit"))
     try terminal.send(["q"])
-    try terminal.waitFor("h = Home, Q = force quit.")
+    try terminal.waitFor("h = Home, Q = force quit, w = close.")
     try terminal.send(["h"])
     try terminal.waitFor("Home: state preserved")
   }
@@ -487,5 +487,63 @@ struct TerminalEndToEndTests {
     try terminal.waitFor("exit status 0")
     let modes = try wrapped.modes()
     #expect(modes.after == modes.before)
+  }
+}
+
+@Suite(.serialized, .enabled(if: tmuxAvailable, "tmux is not installed (.ci/run installs it)"))
+struct TwoWindowsEndToEndTests {
+  private func command(_ folder: URL, _ extra: [String] = []) throws -> [String] {
+    [try RestorerProcess.path(), "--state-dir", folder.path] + extra
+  }
+
+  /// The session of each window, as `--windows` lists them, the one used last first.
+  private func windowIdentifiers(_ folder: URL) throws -> [String] {
+    let result = try TestSupport.run(
+      RestorerProcess.path(), ["--state-dir", folder.path, "--windows"])
+    return result.standardOutput.split(separator: "\n").dropFirst().dropLast().compactMap {
+      $0.split(separator: " ").first.map(String.init)
+    }
+  }
+
+  @Test func twoTerminalsSideBySideEachRestoreTheirOwnScreen() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let names = try bundledCountryNames()
+    let left = try TmuxTerminal()
+    let right = try TmuxTerminal()
+
+    try left.start(try command(folder))
+    try left.waitFor("Started fresh")
+    try right.start(try command(folder, ["--new-window"]))
+    try right.waitFor("Started fresh")
+    try left.send(["Down", "Down", "Enter"])
+    try left.waitFor("Country:  \(names[2])")
+    try right.send(["2", "Down", "Enter"])
+    try right.waitFor("Links: >State")
+    // Both go home while both run: neither loses the other's window.
+    try left.send(["h"])
+    try left.waitFor("Home: state preserved")
+    try right.send(["h"])
+    try right.waitFor("Home: state preserved")
+    let identifiers = try windowIdentifiers(folder)
+    #expect(identifiers.count == 2)
+    let (web, countries) = (identifiers[0], identifiers[1])
+
+    try left.start(try command(folder, ["--window", countries]))
+    try right.start(try command(folder, ["--window", web]))
+    #expect(try left.waitFor("Restored ").contains("Country:  \(names[2])"))
+    #expect(try right.waitFor("Restored ").contains("Links: >State"))
+    // A real kill of one window's process: the system's SIGTERM is Home for that window alone.
+    kill(try right.processID(), SIGTERM)
+    try right.waitFor("Home: state preserved")
+    try left.send(["w"])
+    try left.waitFor("Closed window \(countries)")
+    #expect(try windowIdentifiers(folder) == [web])
+
+    try right.start(try command(folder))
+    #expect(try right.waitFor("Restored ").contains("Links: >State"))
+    try right.send(["Q"])
+    try right.waitFor("the saved state was deleted")
+    #expect(try windowIdentifiers(folder).isEmpty)
   }
 }
