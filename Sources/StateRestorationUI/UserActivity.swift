@@ -32,9 +32,9 @@ public struct UserActivity: Sendable, Hashable {
 
   /// Replaces the user info.
   ///
-  /// - Throws: `RestorationError` (``RestorationError/Code/encodingFailed``) when a value is a
-  ///   reference, or ``RestorationError/Code/limitExceeded`` when the values nest deeper than
-  ///   an archive may or take more than ``maxUserInfoSize`` bytes; the user info is unchanged.
+  /// - Throws: `RestorationError` (code `encodingFailed`) when a value is a reference, or
+  ///   `limitExceeded` when the values nest deeper than an archive may or take more than
+  ///   ``maxUserInfoSize`` bytes; the user info is unchanged.
   public mutating func setUserInfo(_ userInfo: [String: StateValue]) throws(RestorationError) {
     try Self.check(userInfo)
     self.userInfo = userInfo
