@@ -32,14 +32,18 @@ public final class ApplicationHarness {
     public var leakedObjects: [String]
   }
 
-  /// The store shared by every process: the only state that survives.
+  /// The store shared by every process: the only state that survives. With scenes, it holds
+  /// the index of sessions, and ``sceneStores`` each session's state.
   public let store: InMemoryArchiveStore
+  /// The scene session stores shared by every process, for an app that uses scenes.
+  public let sceneStores: InMemorySceneSessionStores?
   /// The application of the current process.
   public private(set) var application: Application
 
   private let applicationInfo: ApplicationInfo
   private let makeDelegate: () -> any ApplicationDelegate
   private let makeMainStoryboard: (() -> Storyboard)?
+  private let makeSceneDelegate: (() -> any SceneDelegate)?
   /// Settings for every launch; change them between launches (developer mode, say).
   public var settings: RestorationSettings
   /// Where every process logs; change it between launches to capture one launch's log.
@@ -73,45 +77,65 @@ public final class ApplicationHarness {
     self.store = store
     self.makeMainStoryboard = makeMainStoryboard
     self.makeDelegate = makeDelegate
-    application = Self.makeApplication(
-      applicationInfo: applicationInfo,
-      settings: settings,
-      logger: logger,
-      store: store,
-      storyboard: makeMainStoryboard?(),
-      delegate: makeDelegate()
-    )
+    sceneStores = nil
+    makeSceneDelegate = nil
+    application = Application(
+      delegate: makeDelegate(), applicationInfo: applicationInfo, store: store,
+      mainStoryboard: makeMainStoryboard?(), settings: settings, logger: logger)
   }
 
-  private static func makeApplication(
-    applicationInfo: ApplicationInfo,
-    settings: RestorationSettings,
-    logger: Logger,
-    store: InMemoryArchiveStore,
-    storyboard: Storyboard?,
-    delegate: any ApplicationDelegate
-  ) -> Application {
-    Application(
-      delegate: delegate,
-      applicationInfo: applicationInfo,
-      store: store,
-      mainStoryboard: storyboard,
-      settings: settings,
-      logger: logger
-    )
+  /// Creates a harness for an app that uses scenes; nothing is launched yet.
+  ///
+  /// Each process launches with no scene connected: connect them with the application's
+  /// `requestSceneSessionActivation(_:options:)`, as the system does.
+  ///
+  /// - Parameters:
+  ///   - applicationInfo: Bundle identifier, version and idiom.
+  ///   - settings: Settings for every launch.
+  ///   - logger: Where every process logs.
+  ///   - sceneStores: The scene stores; by default empty.
+  ///   - makeSceneDelegate: Makes the delegate of each scene that connects.
+  ///   - makeDelegate: Makes the app delegate for each process.
+  public init(
+    applicationInfo: ApplicationInfo = ApplicationInfo(
+      bundleIdentifier: "com.example.test",
+      bundleVersion: "1",
+      systemVersion: "test",
+      userInterfaceIdiom: "phone"
+    ),
+    settings: RestorationSettings = RestorationSettings(),
+    logger: Logger = Logger(label: "StateRestoration"),
+    sceneStores: InMemorySceneSessionStores = InMemorySceneSessionStores(),
+    makeSceneDelegate: @escaping () -> any SceneDelegate,
+    makeDelegate: @escaping () -> any ApplicationDelegate
+  ) {
+    self.applicationInfo = applicationInfo
+    self.settings = settings
+    self.logger = logger
+    // The stores' app-level items are the harness's store.
+    store = (sceneStores.applicationStore as? InMemoryArchiveStore) ?? InMemoryArchiveStore()
+    self.sceneStores = sceneStores
+    makeMainStoryboard = nil
+    self.makeSceneDelegate = makeSceneDelegate
+    self.makeDelegate = makeDelegate
+    application = Application(
+      delegate: makeDelegate(), applicationInfo: applicationInfo, sceneStores: sceneStores,
+      sceneManifest: SceneManifest(makeDelegate: makeSceneDelegate), settings: settings,
+      logger: logger)
   }
 
   /// A new process's application, made as the first one was: a fresh delegate and storyboard
-  /// over the same store.
+  /// over the same stores.
   private func makeNextApplication() -> Application {
-    Self.makeApplication(
-      applicationInfo: applicationInfo,
-      settings: settings,
-      logger: logger,
-      store: store,
-      storyboard: makeMainStoryboard?(),
-      delegate: makeDelegate()
-    )
+    if let sceneStores, let makeSceneDelegate {
+      return Application(
+        delegate: makeDelegate(), applicationInfo: applicationInfo, sceneStores: sceneStores,
+        sceneManifest: SceneManifest(makeDelegate: makeSceneDelegate), settings: settings,
+        logger: logger)
+    }
+    return Application(
+      delegate: makeDelegate(), applicationInfo: applicationInfo, store: store,
+      mainStoryboard: makeMainStoryboard?(), settings: settings, logger: logger)
   }
 
   /// Launches the current application if it has not launched yet.
@@ -224,8 +248,14 @@ private struct LifetimeTracker {
   init(_ application: Application) {
     entries.append(Entry(object: application, description: "Application"))
     entries.append(Entry(object: application.delegate, description: "the app delegate"))
-    var stack: [ViewController] = application.windows.compactMap(\.rootViewController)
-    for window in application.windows {
+    let windows = application.windows + application.connectedScenes.compactMap(\.window)
+    for scene in application.connectedScenes {
+      entries.append(
+        Entry(object: scene, description: "Scene \(scene.session.persistentIdentifier)"))
+      entries.append(Entry(object: scene.delegate, description: "a scene delegate"))
+    }
+    var stack: [ViewController] = windows.compactMap(\.rootViewController)
+    for window in windows {
       entries.append(
         Entry(object: window, description: "Window \(window.restorationIdentifier ?? "")"))
     }

@@ -176,6 +176,37 @@ struct SceneTests {
     #expect(restoredA.restorationReport?.outcome == .restored)
   }
 
+  @Test("in the harness: two windows, the process killed, each restored on its own")
+  func harnessRestoresEachWindow() throws {
+    let harness = ApplicationHarness(makeSceneDelegate: { NotesSceneDelegate() }) {
+      ScenesAppDelegate()
+    }
+    harness.launch()
+    func controller(_ scene: Scene?) -> SceneNoteController? {
+      (scene?.delegate as? NotesSceneDelegate)?.controller
+    }
+    // In a scope of their own: the harness checks that nothing of the killed process survives.
+    let ids = try { () throws -> [String] in
+      let a = harness.application.requestSceneSessionActivation(nil)
+      let b = harness.application.requestSceneSessionActivation(nil)
+      controller(a)?.text = "first window"
+      controller(b)?.text = "second window"
+      return try [
+        #require(a?.session.persistentIdentifier), #require(b?.session.persistentIdentifier),
+      ]
+    }()
+
+    let restart = harness.restartAndRestore()
+    #expect(restart.leakedObjects.isEmpty, "\(restart.leakedObjects)")
+    let sessions = restart.application.openSessions
+    #expect(sessions.map(\.persistentIdentifier) == ids)
+    let restoredB = restart.application.requestSceneSessionActivation(sessions[1])
+    let restoredA = restart.application.requestSceneSessionActivation(sessions[0])
+    #expect(controller(restoredA)?.text == "first window")
+    #expect(controller(restoredB)?.text == "second window")
+    #expect(harness.sceneStores?.sessionStores.count == 2)
+  }
+
   @Test("the activity is consumed at connection: a restore that dies does not meet it again")
   func activityIsConsumed() throws {
     let stores = InMemorySceneSessionStores()
@@ -248,7 +279,16 @@ struct SceneTests {
     #expect(try posixMode("\(folderA)/data.data") == 0o600)
 
     first.application.enterForeground()
+    let before = try filesBelow(root.path)
     first.application.requestSceneSessionDestruction(a.session)
+    // Exactly the closed window's files went; the other's are byte for byte as they were.
+    let after = try filesBelow(root.path)
+    let index = "Saved Application State/com.example.Scenes.savedState/sessions.data"
+    #expect(
+      Set(before.keys).subtracting(after.keys)
+        == Set(before.keys.filter { $0.contains("/Scenes/\(idA)/") }))
+    #expect(Set(after.keys).isSubset(of: before.keys))
+    for (path, bytes) in after where path != index { #expect(before[path] == bytes, "\(path)") }
     #expect(first.appDelegate.discarded == [idA])
     #expect(first.delegate(of: a).events.last == "didDisconnect")
     #expect(!FileManager.default.fileExists(atPath: folderA))
@@ -434,9 +474,12 @@ struct SceneTests {
   @Test("user info refuses references, deep nesting and size when set")
   func userInfoIsCheckedWhenSet() throws {
     var activity = UserActivity(activityType: "t")
-    #expect(throws: RestorationError.self) {
+    let refused = #expect(throws: RestorationError.self) {
       try activity.setUserInfo(["ref": .reference("Root/Note")])
     }
+    #expect(refused?.code == .encodingFailed)
+    #expect(refused?.key == "ref")
+    #expect(refused?.message == "user info cannot hold a reference to a restorable object")
     var deep = StateValue.integer(1)
     for _ in 0..<200 { deep = .array([deep]) }
     #expect(throws: RestorationError.self) { try activity.setUserInfo(["deep": deep]) }
@@ -466,6 +509,20 @@ struct SceneTests {
     #expect(application.requestSceneSessionActivation(nil) == nil)
     #expect(application.openSessions.isEmpty)
   }
+}
+
+/// Every file below a folder, by its path relative to the folder, with its bytes.
+private func filesBelow(_ folder: String) throws -> [String: Data] {
+  var files: [String: Data] = [:]
+  let walker = FileManager.default.enumerator(atPath: folder)
+  while let name = walker?.nextObject() as? String {
+    var isFolder: ObjCBool = false
+    let path = "\(folder)/\(name)"
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+      files[name] = try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+  }
+  return files
 }
 
 private func posixMode(_ path: String) throws -> Int {

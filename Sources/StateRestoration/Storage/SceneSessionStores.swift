@@ -34,9 +34,9 @@ public final class InMemorySceneSessionStores: SceneSessionStores {
   /// The store of each session that has one.
   public private(set) var sessionStores: [String: InMemoryArchiveStore] = [:]
 
-  /// Creates empty stores.
-  public init() {
-    applicationStore = InMemoryArchiveStore()
+  /// Creates stores, empty but for the app's own items in `applicationStore`.
+  public init(applicationStore: InMemoryArchiveStore = InMemoryArchiveStore()) {
+    self.applicationStore = applicationStore
   }
 
   /// The store of a session, made the first time it is asked for.
