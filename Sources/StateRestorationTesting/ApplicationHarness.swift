@@ -32,8 +32,9 @@ public final class ApplicationHarness {
     public var leakedObjects: [String]
   }
 
-  /// The store shared by every process: the only state that survives. With scenes, it holds
-  /// the index of sessions, and ``sceneStores`` each session's state.
+  /// The store shared by every process: the only state that survives.
+  ///
+  /// With scenes, it holds the index of sessions, and ``sceneStores`` each session's state.
   public let store: InMemoryArchiveStore
   /// The scene session stores shared by every process, for an app that uses scenes.
   public let sceneStores: InMemorySceneSessionStores?

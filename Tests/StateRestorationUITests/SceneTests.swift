@@ -178,9 +178,8 @@ struct SceneTests {
 
   @Test("in the harness: two windows, the process killed, each restored on its own")
   func harnessRestoresEachWindow() throws {
-    let harness = ApplicationHarness(makeSceneDelegate: { NotesSceneDelegate() }) {
-      ScenesAppDelegate()
-    }
+    let harness = ApplicationHarness(
+      makeSceneDelegate: { NotesSceneDelegate() }, makeDelegate: { ScenesAppDelegate() })
     harness.launch()
     func controller(_ scene: Scene?) -> SceneNoteController? {
       (scene?.delegate as? NotesSceneDelegate)?.controller
