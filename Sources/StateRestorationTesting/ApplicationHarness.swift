@@ -50,6 +50,11 @@ public final class ApplicationHarness {
   /// Where every process logs; change it between launches to capture one launch's log.
   public var logger: Logger
 
+  /// The bundle identifier, version and idiom of an app under test, unless a test gives its own.
+  public static let testApplicationInfo = ApplicationInfo(
+    bundleIdentifier: "com.example.test", bundleVersion: "1", systemVersion: "test",
+    userInterfaceIdiom: "phone")
+
   /// Creates a harness; nothing is launched yet.
   ///
   /// - Parameters:
@@ -60,12 +65,7 @@ public final class ApplicationHarness {
   ///   - makeMainStoryboard: Makes the main storyboard for each process, if the app has one.
   ///   - makeDelegate: Makes the app delegate for each process.
   public init(
-    applicationInfo: ApplicationInfo = ApplicationInfo(
-      bundleIdentifier: "com.example.test",
-      bundleVersion: "1",
-      systemVersion: "test",
-      userInterfaceIdiom: "phone"
-    ),
+    applicationInfo: ApplicationInfo = ApplicationHarness.testApplicationInfo,
     settings: RestorationSettings = RestorationSettings(),
     logger: Logger = Logger(label: "StateRestoration"),
     store: InMemoryArchiveStore = InMemoryArchiveStore(),
@@ -98,12 +98,7 @@ public final class ApplicationHarness {
   ///   - makeSceneDelegate: Makes the delegate of each scene that connects.
   ///   - makeDelegate: Makes the app delegate for each process.
   public init(
-    applicationInfo: ApplicationInfo = ApplicationInfo(
-      bundleIdentifier: "com.example.test",
-      bundleVersion: "1",
-      systemVersion: "test",
-      userInterfaceIdiom: "phone"
-    ),
+    applicationInfo: ApplicationInfo = ApplicationHarness.testApplicationInfo,
     settings: RestorationSettings = RestorationSettings(),
     logger: Logger = Logger(label: "StateRestoration"),
     sceneStores: InMemorySceneSessionStores = InMemorySceneSessionStores(),

@@ -258,10 +258,8 @@ struct SceneTests {
 
   @Test("destroying a session deletes its folder and tells the delegate; others keep theirs")
   func destroyingASession() throws {
-    let root = try makeTemporaryFolder()
+    let (root, stores) = try makeFileStores()
     defer { try? FileManager.default.removeItem(at: root) }
-    let stores = try FileSceneSessionStores(
-      stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
     let first = ScenesProcess(stores: stores)
     let a = try #require(first.application.requestSceneSessionActivation(nil))
     let b = try #require(first.application.requestSceneSessionActivation(nil))
@@ -301,10 +299,8 @@ struct SceneTests {
 
   @Test("two processes of the app at once keep each other's sessions in the index")
   func twoProcessesShareTheIndex() throws {
-    let root = try makeTemporaryFolder()
+    let (root, stores) = try makeFileStores()
     defer { try? FileManager.default.removeItem(at: root) }
-    let stores = try FileSceneSessionStores(
-      stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
     let left = ScenesProcess(stores: stores)
     let right = ScenesProcess(stores: stores)
     let a = try #require(left.application.requestSceneSessionActivation(nil))
@@ -400,10 +396,8 @@ struct SceneTests {
 
   @Test("a force quit deletes every session; the next launch has none")
   func forceQuitDiscardsAll() throws {
-    let root = try makeTemporaryFolder()
+    let (root, stores) = try makeFileStores()
     defer { try? FileManager.default.removeItem(at: root) }
-    let stores = try FileSceneSessionStores(
-      stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
     let first = ScenesProcess(stores: stores)
     for _ in 0..<2 {
       let scene = try #require(first.application.requestSceneSessionActivation(nil))
@@ -421,10 +415,8 @@ struct SceneTests {
 
   @Test("a folder the index does not list is removed; an unreadable index loses nothing")
   func hostileIndex() throws {
-    let root = try makeTemporaryFolder()
+    let (root, stores) = try makeFileStores()
     defer { try? FileManager.default.removeItem(at: root) }
-    let stores = try FileSceneSessionStores(
-      stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
     let first = ScenesProcess(stores: stores)
     let scene = try #require(first.application.requestSceneSessionActivation(nil))
     first.controller(of: scene).text = "listed"
@@ -508,6 +500,14 @@ struct SceneTests {
     #expect(application.requestSceneSessionActivation(nil) == nil)
     #expect(application.openSessions.isEmpty)
   }
+}
+
+/// Scene stores on disk in a new temporary state folder; the caller removes the folder.
+private func makeFileStores() throws -> (root: URL, stores: FileSceneSessionStores) {
+  let root = try makeTemporaryFolder()
+  return (
+    root, try FileSceneSessionStores(stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
+  )
 }
 
 /// Every file below a folder, by its path relative to the folder, with its bytes.
