@@ -40,6 +40,12 @@ extension Application {
       return nil
     }
     if let scene = session?.scene { return scene }
+    // The index reads this many sessions back: one more would be lost at the next launch.
+    if session == nil, openSessions.count >= SessionIndex.maxSessions {
+      engine.logger.warning(
+        "No new scene session: the app has \(openSessions.count), the most it can keep")
+      return nil
+    }
     let session =
       session
       ?? SceneSession(
@@ -241,7 +247,7 @@ extension Application {
       !known.contains($0.persistentIdentifier)
         && !destroyedSessionIdentifiers.contains($0.persistentIdentifier)
     }
-    openSessions += added ?? []
+    openSessions += (added ?? []).prefix(max(0, SessionIndex.maxSessions - openSessions.count))
     do {
       try engine.store.write(try SessionIndex.encoded(openSessions), to: .sceneSessions)
     } catch {

@@ -256,9 +256,12 @@ public final class Application {
 
   /// Moves the app to the background.
   ///
-  /// The delegate is told, then the state is preserved and a snapshot taken. A suspended app may be killed at any time after this.
+  /// The delegate is told, then the state is preserved and a snapshot taken; with scenes, each
+  /// connected scene moves to the background first, saving its activity and its state. A
+  /// suspended app may be killed at any time after this.
   ///
-  /// - Returns: The preservation report.
+  /// - Returns: The preservation report; nil with scenes, where each scene has its own
+  ///   (``Scene/preservationReport``).
   @discardableResult
   public func enterBackground() -> PreservationReport? {
     guard state == .active || state == .inactive else { return preservationReport }

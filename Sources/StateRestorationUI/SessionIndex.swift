@@ -14,8 +14,8 @@ internal import StateRestoration
 enum SessionIndex {
   /// The largest index file read, in bytes.
   static let maxFileSize = 4 << 20
-  /// The most sessions read from an index.
-  static let maxSessions = 1_000
+  /// The most sessions read from an index, and so the most an app may have.
+  static let maxSessions = 256
 
   private static let magic = Array("SRSESS01".utf8)
   private enum Field {

@@ -490,6 +490,18 @@ struct SceneTests {
     #expect(controller.windowScene == nil)
   }
 
+  @Test("an app keeps at most as many sessions as its index reads back")
+  func sessionCountIsBounded() throws {
+    let stores = InMemorySceneSessionStores()
+    let process = ScenesProcess(stores: stores)
+    for _ in 0..<256 { try #require(process.application.requestSceneSessionActivation(nil)) }
+    #expect(process.application.requestSceneSessionActivation(nil) == nil)
+    process.application.enterBackground()
+    let next = ScenesProcess(stores: stores)
+    #expect(next.application.openSessions.count == 256)
+    #expect(stores.sessionsWithItems().count == 256)
+  }
+
   @Test("an app without scenes cannot activate one")
   func appWithoutScenes() {
     let application = Application(
