@@ -223,6 +223,31 @@ struct SceneTests {
     #expect(store.contents[.sceneActivity] == nil)
   }
 
+  @Test("a damaged or oversized activity file is ignored, removed, and the window still restores")
+  func hostileActivityFile() throws {
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let scene = try #require(first.application.requestSceneSessionActivation(nil))
+    first.controller(of: scene).text = "kept"
+    first.delegate(of: scene).cursor = 5
+    first.application.enterBackground()
+    let id = scene.session.persistentIdentifier
+    let store = try #require(stores.sessionStores[id])
+    let archive = try #require(store.contents[.archive])
+    var flipped = try #require(store.contents[.sceneActivity])
+    flipped[flipped.count - 1] ^= 0x01
+    for bad in [flipped, [UInt8](repeating: 0x41, count: 1 << 20)] {
+      store.contents[.archive] = archive
+      store.contents[.sceneActivity] = bad
+      let next = ScenesProcess(stores: stores)
+      let again = try next.reconnect(id)
+      #expect(again.session.stateRestorationActivity == nil)
+      #expect(next.delegate(of: again).restoredActivities.isEmpty)
+      #expect(next.controller(of: again).text == "kept")
+      #expect(store.contents[.sceneActivity] == nil)
+    }
+  }
+
   @Test("a scene whose restore crashes twice starts fresh; the other scene still restores")
   func crashGuardIsPerSession() throws {
     let stores = InMemorySceneSessionStores()
