@@ -407,7 +407,7 @@ struct SceneTests {
   func forceQuitIsExplained() throws {
     let stores = InMemorySceneSessionStores()
     let first = ScenesProcess(stores: stores)
-    try #require(first.application.requestSceneSessionActivation(nil))
+    _ = try #require(first.application.requestSceneSessionActivation(nil))
     first.application.enterBackground()
     first.application.terminate(.userForceQuit)
     let second = ScenesProcess(stores: stores)
@@ -519,7 +519,7 @@ struct SceneTests {
   func sessionCountIsBounded() throws {
     let stores = InMemorySceneSessionStores()
     let process = ScenesProcess(stores: stores)
-    for _ in 0..<256 { try #require(process.application.requestSceneSessionActivation(nil)) }
+    for _ in 0..<256 { _ = try #require(process.application.requestSceneSessionActivation(nil)) }
     #expect(process.application.requestSceneSessionActivation(nil) == nil)
     process.application.enterBackground()
     let next = ScenesProcess(stores: stores)
