@@ -71,7 +71,9 @@ struct Restorer: ParsableCommand {
   )
   var stateDir: String?
 
-  @Flag(name: .long, help: "Delete the saved state (not the settings) before launching.")
+  @Flag(
+    name: .long, help: "Delete the saved state of every window (not the settings) before launching."
+  )
   var reset = false
 
   @Flag(name: .long, help: "Keep the saved state in every case: force quits, crashes, restores.")
