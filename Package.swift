@@ -216,7 +216,7 @@ let package = Package(
       name: "ArchiveInspectionTests",
       dependencies: [
         "ArchiveFuzzing", "ArchiveInspection", "BinaryPropertyList", "StateRestoration",
-        "TestSupport",
+        "StateRestorationUI", "TestSupport",
       ],
       exclude: ["__Snapshots__"]
     ),

@@ -1,6 +1,7 @@
 import ArchiveInspection
 import Foundation
 import StateRestoration
+import StateRestorationUI
 import TestSupport
 import Testing
 

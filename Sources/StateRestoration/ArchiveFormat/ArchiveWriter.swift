@@ -108,25 +108,12 @@ extension RestorationArchive {
   }
 }
 
-/// A record's fields, whose names every record repeats.
-private enum RecordField: Int, CaseIterable {
-  case path, parent, name, kind, className, restorationClass, storyboard, storyboardIdentifier
-  case sensitiveKeys, state
-
-  var name: String {
-    switch self {
-    case .path: ArchiveField.path
-    case .parent: ArchiveField.parent
-    case .name: ArchiveField.name
-    case .kind: ArchiveField.kind
-    case .className: ArchiveField.className
-    case .restorationClass: ArchiveField.restorationClass
-    case .storyboard: ArchiveField.storyboard
-    case .storyboardIdentifier: ArchiveField.storyboardIdentifier
-    case .sensitiveKeys: ArchiveField.sensitiveKeys
-    case .state: ArchiveField.state
-    }
-  }
+/// A record's fields, by their names in the file (`ArchiveField`'s), which every record repeats.
+private enum RecordField: String, CaseIterable {
+  case path, parent, name, kind
+  case className = "class"
+  case restorationClass, storyboard
+  case storyboardIdentifier, sensitiveKeys, state
 }
 
 /// The objects of the field names, each added to the writer the first time a record uses it,
@@ -135,9 +122,10 @@ private struct FieldNames {
   private var objects = [Int?](repeating: nil, count: RecordField.allCases.count)
 
   mutating func object(of field: RecordField, in writer: inout BinaryPropertyListWriter) -> Int {
-    if let known = objects[field.rawValue] { return known }
-    let object = writer.addString(field.name)
-    objects[field.rawValue] = object
+    let index = RecordField.allCases.firstIndex(of: field) ?? 0
+    if let known = objects[index] { return known }
+    let object = writer.addString(field.rawValue)
+    objects[index] = object
     return object
   }
 }

@@ -1,8 +1,10 @@
+public import StateRestoration
+
 /// Scene session stores on disk: the app's items in
 /// `<state root>/Saved Application State/<bundle id>.savedState/`, and each session's in the
 /// folder `Scenes/<session id>/` inside it.
 ///
-/// Every folder and file has the guarantees of ``FileArchiveStore``: private modes, atomic
+/// Every folder and file has the guarantees of `FileArchiveStore`: private modes, atomic
 /// writes, no symbolic link followed.
 public final class FileSceneSessionStores: SceneSessionStores {
   /// The app's own store, which holds the index of sessions.
@@ -16,8 +18,8 @@ public final class FileSceneSessionStores: SceneSessionStores {
   ///
   /// - Parameters:
   ///   - stateRoot: The folder that holds `Saved Application State`.
-  ///   - bundleIdentifier: The app's bundle identifier, by the rules of ``FileArchiveStore``.
-  /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) for an
+  ///   - bundleIdentifier: The app's bundle identifier, by the rules of `FileArchiveStore`.
+  /// - Throws: `RestorationError` (`invalidIdentifier`) for an
   ///   identifier that cannot name a folder; nothing is created.
   public init(stateRoot: String, bundleIdentifier: String) throws(RestorationError) {
     let store = try FileArchiveStore(stateRoot: stateRoot, bundleIdentifier: bundleIdentifier)

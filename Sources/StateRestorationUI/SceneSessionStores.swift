@@ -1,3 +1,5 @@
+public import StateRestoration
+
 /// Where an app that has scenes keeps its state: its own items (the index of its sessions)
 /// and, for each scene session, a store of that session's items (its archive, its crash-guard
 /// marker, its restoration activity).
@@ -11,13 +13,13 @@ public protocol SceneSessionStores: AnyObject {
 
   /// The store of one session's items.
   ///
-  /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) for an
+  /// - Throws: `RestorationError` (`invalidIdentifier`) for an
   ///   identifier that cannot name a folder.
   func store(forSession identifier: String) throws(RestorationError) -> any ArchiveStore
 
   /// Removes every item of a session, and its folder; a session without items is left alone.
   ///
-  /// - Throws: ``RestorationError`` when an item exists but cannot be removed.
+  /// - Throws: `RestorationError` when an item exists but cannot be removed.
   func removeSession(_ identifier: String) throws(RestorationError)
 
   /// The identifiers of the sessions that have items in the store, in no particular order.
