@@ -46,11 +46,7 @@ extension Application {
         "No new scene session: the app has \(openSessions.count), the most it can keep")
       return nil
     }
-    let session =
-      session
-      ?? SceneSession(
-        persistentIdentifier: UUID().uuidString, role: .windowApplication,
-        configurationName: sceneManifest.configurationName, lastUsed: engine.now())
+    let session = session ?? makeSession()
     let store: any ArchiveStore
     do {
       store = try sceneStores.store(forSession: session.persistentIdentifier)
@@ -91,8 +87,7 @@ extension Application {
     }
     scene.window?.makeKeyAndVisible()
     scene.activationState = state == .background ? .background : .foregroundActive
-    session.title = scene.title ?? session.title
-    session.lastUsed = engine.now()
+    markUsed(scene)
     saveSessionIndex()
     return scene
   }
@@ -163,6 +158,18 @@ extension Application {
     scene.session.stateRestorationActivity = nil
     scene.preservationReport = preserve(roots: scene.window.map { [$0] } ?? [], with: scene.engine)
     scene.activationState = .background
+    markUsed(scene)
+  }
+
+  /// A session of the app's window role and configuration, new unless `identifier` names one.
+  private func makeSession(identifier: String = UUID().uuidString) -> SceneSession {
+    SceneSession(
+      persistentIdentifier: identifier, role: .windowApplication,
+      configurationName: sceneManifest?.configurationName, lastUsed: engine.now())
+  }
+
+  /// Records the scene's title and the time in its session, for the app switcher.
+  private func markUsed(_ scene: Scene) {
     scene.session.title = scene.title ?? scene.session.title
     scene.session.lastUsed = engine.now()
   }
@@ -186,10 +193,7 @@ extension Application {
         }
       } else {
         // Without a readable index, a folder is a session to keep: nothing is lost.
-        openSessions.append(
-          SceneSession(
-            persistentIdentifier: identifier, role: .windowApplication,
-            configurationName: sceneManifest?.configurationName, lastUsed: engine.now()))
+        openSessions.append(makeSession(identifier: identifier))
       }
     }
   }
@@ -213,9 +217,7 @@ extension Application {
     }
     // A note alone goes to the next new session (see `requestSceneSessionActivation`).
     guard found.contains(where: { $0.0 != .discardNote }) else { return }
-    let session = SceneSession(
-      persistentIdentifier: UUID().uuidString, role: .windowApplication,
-      configurationName: sceneManifest?.configurationName, lastUsed: engine.now())
+    let session = makeSession()
     do {
       let store = try sceneStores.store(forSession: session.persistentIdentifier)
       for (item, bytes) in found { try store.write(bytes, to: item) }
