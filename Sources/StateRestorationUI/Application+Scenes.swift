@@ -163,15 +163,18 @@ extension Application {
 
   /// A session of the app's window role and configuration, new unless `identifier` names one.
   private func makeSession(identifier: String = UUID().uuidString) -> SceneSession {
-    SceneSession(
+    let session = SceneSession(
       persistentIdentifier: identifier, role: .windowApplication,
       configurationName: sceneManifest?.configurationName, lastUsed: engine.now())
+    session.changedInThisProcess = true
+    return session
   }
 
   /// Records the scene's title and the time in its session, for the app switcher.
   private func markUsed(_ scene: Scene) {
     scene.session.title = scene.title ?? scene.session.title
     scene.session.lastUsed = engine.now()
+    scene.session.changedInThisProcess = true
   }
 
   /// Reads the sessions of the index; a session folder the index does not list is what a
@@ -179,7 +182,8 @@ extension Application {
   func loadSessions() {
     guard let sceneStores else { return }
     let onDisk = sceneStores.sessionsWithItems()
-    let index = readSessionIndex()
+    let index: [SceneSession]?
+    if case .read(let sessions) = readSessionIndex() { index = sessions } else { index = nil }
     let indexRead = index != nil
     openSessions = index ?? []
     if index == nil, onDisk.isEmpty { adoptApplicationState() }
@@ -241,15 +245,40 @@ extension Application {
     }
   }
 
-  /// Writes the index of sessions, atomically, with the sessions another process of the app
-  /// added since this one read it: two windows of the app may run at once.
+  /// Writes the index of sessions, atomically.
+  ///
+  /// Two windows of the app may run at once, so for the sessions this process did not change,
+  /// the index on disk wins: another process may have added, used, closed or force quit them
+  /// since this one read it.
   func saveSessionIndex() {
-    let known = Set(openSessions.map(\.persistentIdentifier))
-    let added = readSessionIndex()?.filter {
+    let onDisk: [SceneSession]
+    switch readSessionIndex() {
+    case .read(let sessions): onDisk = sessions
+    case .missing: onDisk = []
+    // Nothing is dropped on the word of a file that cannot be read.
+    case .unreadable: onDisk = openSessions
+    }
+    let latest = Dictionary(
+      onDisk.map { ($0.persistentIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+    var sessions: [SceneSession] = []
+    for session in openSessions {
+      if session.changedInThisProcess {
+        sessions.append(session)
+      } else if let other = latest[session.persistentIdentifier] {
+        if other !== session {
+          session.title = other.title
+          session.lastUsed = other.lastUsed
+          session.userInfo = other.userInfo
+        }
+        sessions.append(session)
+      }
+    }
+    let known = Set(sessions.map(\.persistentIdentifier))
+    let added = onDisk.filter {
       !known.contains($0.persistentIdentifier)
         && !destroyedSessionIdentifiers.contains($0.persistentIdentifier)
     }
-    openSessions += (added ?? []).prefix(max(0, SessionIndex.maxSessions - openSessions.count))
+    openSessions = sessions + added.prefix(max(0, SessionIndex.maxSessions - sessions.count))
     do {
       try engine.store.write(try SessionIndex.encoded(openSessions), to: .sceneSessions)
     } catch {
@@ -257,18 +286,23 @@ extension Application {
     }
   }
 
-  /// The sessions of the index on disk; nil when there is none or it cannot be read (the log
-  /// says why).
-  private func readSessionIndex() -> [SceneSession]? {
+  private enum SessionIndexReading {
+    case missing
+    case unreadable
+    case read([SceneSession])
+  }
+
+  /// The sessions of the index on disk; the log says why an index cannot be read.
+  private func readSessionIndex() -> SessionIndexReading {
     do {
       guard let bytes = try engine.store.read(.sceneSessions, maxSize: SessionIndex.maxFileSize)
-      else { return nil }
+      else { return .missing }
       let (sessions, skipped) = try SessionIndex.decoded(bytes)
       for note in skipped { engine.logger.warning("Index of scene sessions: \(note)") }
-      return sessions
+      return .read(sessions)
     } catch {
       engine.logger.warning("The index of scene sessions was not read: \(error)")
-      return nil
+      return .unreadable
     }
   }
 
@@ -279,9 +313,13 @@ extension Application {
     engine.applicationWasForceQuit()
     guard !engine.settings.developerMode else { return }
     for scene in connectedScenes { detach(scene) }
+    var indexedSessionIdentifiers: [String] = []
+    if case .read(let sessions) = readSessionIndex() {
+      indexedSessionIdentifiers = sessions.map(\.persistentIdentifier)
+    }
     let identifiers = Set(
       openSessions.map(\.persistentIdentifier)
-        + (readSessionIndex() ?? []).map(\.persistentIdentifier) + sceneStores.sessionsWithItems())
+        + indexedSessionIdentifiers + sceneStores.sessionsWithItems())
     destroyedSessionIdentifiers.formUnion(identifiers)
     openSessions = []
     do {

@@ -45,7 +45,10 @@ public final class SceneSession {
   /// The scene connected to the session, if any.
   public internal(set) weak var scene: Scene?
   /// The app's own values for the session, kept in the index of sessions.
-  public private(set) var userInfo: [String: StateValue]?
+  public internal(set) var userInfo: [String: StateValue]?
+  /// Whether this process made, connected, used or changed the session: its values then win
+  /// over the index on disk, which another process of the app may have written since.
+  var changedInThisProcess = false
 
   init(
     persistentIdentifier: String, role: Role, configurationName: String?, lastUsed: Date,
@@ -66,6 +69,7 @@ public final class SceneSession {
   public func setUserInfo(_ userInfo: [String: StateValue]?) throws(RestorationError) {
     if let userInfo { try UserActivity.check(userInfo) }
     self.userInfo = userInfo
+    changedInThisProcess = true
   }
 }
 

@@ -77,14 +77,17 @@ enum SessionIndex {
         skipped.append("session \(position) has an invalid or repeated identifier")
         continue
       }
-      let session = SceneSession(
-        persistentIdentifier: identifier, role: SceneSession.Role(rawValue: role),
-        configurationName: string(fields[Field.configuration]), lastUsed: lastUsed,
-        title: string(fields[Field.title]))
-      if case .dictionary(let userInfo) = fields[Field.userInfo] {
-        try? session.setUserInfo(userInfo)
+      var userInfo: [String: StateValue]?
+      if case .dictionary(let values) = fields[Field.userInfo],
+        (try? UserActivity.check(values)) != nil
+      {
+        userInfo = values
       }
-      sessions.append(session)
+      sessions.append(
+        SceneSession(
+          persistentIdentifier: identifier, role: SceneSession.Role(rawValue: role),
+          configurationName: string(fields[Field.configuration]), lastUsed: lastUsed,
+          title: string(fields[Field.title]), userInfo: userInfo))
     }
     return (sessions, skipped)
   }

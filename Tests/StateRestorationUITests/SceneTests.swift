@@ -345,6 +345,67 @@ struct SceneTests {
     #expect(try next.controller(of: next.reconnect(a.session.persistentIdentifier)).text == "left")
   }
 
+  @Test("a window closed or force quit in another process stays gone when this one goes home")
+  func windowsClosedElsewhereStayClosed() throws {
+    let (root, stores) = try makeFileStores()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let first = ScenesProcess(stores: stores)
+    let a = try #require(first.application.requestSceneSessionActivation(nil)).session
+    let b = try #require(first.application.requestSceneSessionActivation(nil)).session
+    first.application.enterBackground()
+
+    // Window A runs on while another process of the app closes window B.
+    let left = ScenesProcess(stores: stores)
+    try left.reconnect(a.persistentIdentifier)
+    let right = ScenesProcess(stores: stores)
+    try right.reconnect(b.persistentIdentifier)
+    right.application.requestSceneSessionDestruction(
+      try #require(right.session(b.persistentIdentifier)))
+    left.application.enterBackground()
+    #expect(left.application.openSessions.map(\.persistentIdentifier) == [a.persistentIdentifier])
+    #expect(
+      ScenesProcess(stores: stores).application.openSessions.map(\.persistentIdentifier)
+        == [a.persistentIdentifier])
+
+    // Then a new window force quits the app: only the window still running keeps its state.
+    left.application.enterForeground()
+    let quitting = ScenesProcess(stores: stores)
+    _ = try #require(quitting.application.requestSceneSessionActivation(nil))
+    quitting.application.terminate(.userForceQuit)
+    left.application.enterBackground()
+    #expect(
+      ScenesProcess(stores: stores).application.openSessions.map(\.persistentIdentifier)
+        == [a.persistentIdentifier])
+    #expect(stores.sessionsWithItems() == [a.persistentIdentifier])
+  }
+
+  @Test("a window going home keeps the title and time another process gave a window it only listed")
+  func titlesWrittenElsewhereAreKept() throws {
+    let (root, stores) = try makeFileStores()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let first = ScenesProcess(stores: stores)
+    let a = try #require(first.application.requestSceneSessionActivation(nil))
+    let b = try #require(first.application.requestSceneSessionActivation(nil))
+    a.title = "Notes"
+    b.title = "Settings"
+    first.application.enterBackground()
+
+    let left = ScenesProcess(stores: stores)
+    try left.reconnect(a.session.persistentIdentifier)
+    let right = ScenesProcess(stores: stores)
+    let rightB = try right.reconnect(b.session.persistentIdentifier)
+    rightB.title = "Countries"
+    right.application.enterBackground()
+    let usedOnTheRight = rightB.session.lastUsed
+    left.application.enterBackground()
+
+    let next = ScenesProcess(stores: stores)
+    let listedB = try #require(next.session(b.session.persistentIdentifier))
+    #expect(listedB.title == "Countries")
+    #expect(listedB.lastUsed == usedOnTheRight)
+    #expect(next.session(a.session.persistentIdentifier)?.title == "Notes")
+  }
+
   @Test("each scene shows its own snapshot while it restores")
   func snapshotPerScene() throws {
     let stores = InMemorySceneSessionStores()
