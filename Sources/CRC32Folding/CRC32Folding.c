@@ -2,9 +2,9 @@
 // Generic Polynomials Using PCLMULQDQ Instruction" (Gopal, Ozturk et al., Intel, 2009), with the
 // bit-reflected constants of zlib's polynomial given at the end of that paper.
 //
-// Written in C because Swift has no carry-less multiply: the table loop in CRC32.swift takes
-// about 3.4 instructions per byte, this a small fraction of one. Archives are checksummed whole
-// on every preserve and every restore.
+// Written in C because Swift has no carry-less multiply, which folds many bytes per instruction
+// where the table loop in CRC32.swift handles one. Archives are checksummed whole on every
+// preserve and every restore.
 
 #include "CRC32Folding.h"
 

@@ -189,7 +189,7 @@ private struct Pet: Codable, Equatable {
   }
 
   @Test func manyKeysStayLinear() {
-    // Past the index threshold lookups go through a dictionary; every key must still resolve.
+    // A key written again replaces its value and keeps its place.
     let coder = StateCoder()
     for index in 0..<5_000 { coder.encode(index, forKey: "key\(index)") }
     coder.encode(-1, forKey: "key2500")

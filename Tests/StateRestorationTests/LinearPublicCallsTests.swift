@@ -57,6 +57,40 @@ import Testing
     #expect(large < small * 30, "10,000 entries: \(small); 100,000: \(large)")
   }
 
+  /// A decoder reading every key of a record restored from a file: a record of a hostile file
+  /// may hold millions of keys.
+  @Test func decodingEveryKeyOfARecordFromAFileIsLinear() throws {
+    final class Wide: TestController {
+      var keyCount = 0
+      var decoded = 0
+      override func encodeRestorableState(with coder: StateCoder) throws {
+        for index in 0..<keyCount { coder.encode(index, forKey: "key \(index)") }
+      }
+      override func decodeRestorableState(with coder: StateDecoder) throws {
+        decoded = coder.allKeys.filter { coder.decode(Int.self, forKey: $0) != nil }.count
+      }
+    }
+    func fastest(_ count: Int) throws -> Duration {
+      let store = InMemoryArchiveStore()
+      let saved = Wide("Wide")
+      saved.keyCount = count
+      makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(roots: [saved])
+      let bytes = try #require(store.contents[.archive])
+      return fastestThreadTime {
+        let restoring = InMemoryArchiveStore()
+        restoring.contents[.archive] = bytes
+        let launched = Wide("Wide")
+        let report = makeEngine(store: restoring, delegate: TestDelegate())
+          .restoreApplicationState(roots: [launched])
+        #expect(report.outcome == .restored)
+        #expect(launched.decoded == count)
+      }
+    }
+    let small = try fastest(10_000)
+    let large = try fastest(100_000)
+    #expect(large < small * 30, "10,000 keys: \(small); 100,000: \(large)")
+  }
+
   /// A path archived twice reports its first entry, as the restore handled it.
   @Test func aRepeatedPathReportsItsFirstEntry() {
     let first = RestorationReport.Entry(

@@ -348,8 +348,18 @@ package final class ArchiveStates {
   /// The number of records.
   package var recordCount: Int { entries.count }
 
+  /// Key tables of the records with many keys, each built at its first lookup: a scan is
+  /// quicker for a handful of keys, and a hostile file may give a record millions.
+  private var keyTables: [Int: [String: Int]] = [:]
+
   private func object(forKey key: String, record: Int) -> Int? {
-    entries[record].first { $0.key == key }?.value
+    let keys = entries[record]
+    guard keys.count > 16 else { return keys.first { $0.key == key }?.value }
+    if let table = keyTables[record] { return table[key] }
+    let table = Dictionary(
+      keys.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    keyTables[record] = table
+    return table[key]
   }
 
   /// Whether a record's state holds a key.

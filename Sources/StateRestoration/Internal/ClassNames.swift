@@ -5,8 +5,7 @@ struct ClassNames {
   /// prints a type.
   ///
   /// `_typeName(_:qualified:)` is what `String(describing:)` ends in for a type, without its
-  /// scans of every loaded conformance for three printing protocols (most of a millisecond
-  /// per type with Foundation loaded).
+  /// slow scans of every loaded conformance for three printing protocols.
   static func typeName(_ type: Any.Type) -> String { _typeName(type, qualified: false) }
 
   private var names: [ObjectIdentifier: String] = [:]
