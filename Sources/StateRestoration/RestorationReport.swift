@@ -46,14 +46,11 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     /// A phrase for logs.
     public var description: String {
       switch self {
-      case .forceQuit:
-        "after a force quit"
+      case .forceQuit: "after a force quit"
       case .crashesDuringRestoration(let launches):
         "after crashes during restoration on \(launches) launches"
-      case .crashDuringExtendedRestoration:
-        "after a crash while restoration was extended"
-      case .unreadable(let error):
-        "as unreadable: \(error)"
+      case .crashDuringExtendedRestoration: "after a crash while restoration was extended"
+      case .unreadable(let error): "as unreadable: \(error)"
       }
     }
   }
@@ -99,26 +96,20 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     /// A phrase for logs.
     public var description: String {
       switch self {
-      case .restorationClassNotRegistered(let name):
-        "restoration class '\(name)' is not registered"
-      case .restorationClassReturnedNil(let name):
-        "restoration class '\(name)' returned nil"
+      case .restorationClassNotRegistered(let name): "restoration class '\(name)' is not registered"
+      case .restorationClassReturnedNil(let name): "restoration class '\(name)' returned nil"
       case .notFound:
         "no restoration class, the delegate returned nil, no existing object at this path and no storyboard"
       case .classMismatch(let archived, let found):
         "found \(found), but the archive holds \(archived); not decoded"
-      case .decodeFailed(let error):
-        "decode failed: \(error)"
-      case .missingParent(let path):
-        "its ancestor '\(path)' was not restored"
+      case .decodeFailed(let error): "decode failed: \(error)"
+      case .missingParent(let path): "its ancestor '\(path)' was not restored"
       case .containerHasNoSuchChild(let container, let reason?):
         "no restoration class, the delegate returned nil, and its restored container '\(container)' \(reason)"
       case .containerHasNoSuchChild(let container, nil):
         "no restoration class, the delegate returned nil, and its restored container '\(container)' has no child with this identifier (a container that does not archive its children must be given them before restoration)"
-      case .duplicatePath:
-        "an earlier record has the same identifier path"
-      case .objectAlreadyRestored(let path):
-        "the object found was already restored as '\(path)'"
+      case .duplicatePath: "an earlier record has the same identifier path"
+      case .objectAlreadyRestored(let path): "the object found was already restored as '\(path)'"
       }
     }
   }

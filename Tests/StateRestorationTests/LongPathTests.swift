@@ -73,7 +73,7 @@ import Testing
   }
 
   /// Records that share one path object in the file still count in full towards the total: a
-  /// file of 20 KB cannot make the restore analyse 2 MB of paths.
+  /// file of 20 KB cannot make the restore analyse 2 MB of paths, under the default limits.
   @Test func sharedPathsCountTowardsTheTotal() throws {
     let path = CraftedValue.shared("path", .string(String(repeating: "p", count: 4_000)))
     let record = CraftedValue.shared(
@@ -84,11 +84,31 @@ import Testing
       ]))
     let bytes = CraftedArchive.bytes(records: Array(repeating: record, count: 500))
     #expect(bytes.count < 20_000)
-    let error = #expect(throws: RestorationError.self) {
-      try RestorationArchive(
-        decoding: bytes, limits: ArchiveLimits(maxTotalIdentifierPathLength: 1_000_000))
-    }
+    let error = #expect(throws: RestorationError.self) { try RestorationArchive(decoding: bytes) }
+    #expect(error?.code == .limitExceeded)
     #expect(error?.message.contains("in all") == true, "\(String(describing: error))")
+  }
+
+  /// Records stored as a long parent's path and a short name of their own: a file of 160 KB
+  /// would otherwise stand for 32 MB of paths, each analysed whole.
+  @Test func pathsUnderOneLongParentAreHeldToTheFilesShare() throws {
+    let parent = String(repeating: "p", count: 8_000)
+    let records =
+      [RestorationArchive.Record(identifierPath: parent, kind: .object, className: "Object")]
+      + (0..<4_000).map {
+        RestorationArchive.Record(
+          identifierPath: "\(parent)/\($0)", kind: .object, className: "Object")
+      }
+    var archive = RestorationArchive(records: records)
+    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(2)
+    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+    let bytes = try archive.encoded()
+    #expect(bytes.count < 200_000)
+    let error = #expect(throws: RestorationError.self) { try RestorationArchive(decoding: bytes) }
+    #expect(error?.code == .limitExceeded)
+    #expect(
+      error?.message.contains("for a file of \(bytes.count) bytes") == true,
+      "\(String(describing: error))")
   }
 
   /// With the limits raised out of the way, the restore of one long path takes time linear in

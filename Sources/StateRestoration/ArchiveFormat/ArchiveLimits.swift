@@ -19,7 +19,10 @@ public struct ArchiveLimits: Sendable, Hashable {
   /// The most components (identifiers and index components) in one identifier path.
   public var maxIdentifierPathComponents: Int
   /// The most UTF-8 bytes in all the records' identifier paths together: records may share one
-  /// path object in the file, and each is still analysed.
+  /// path object or parent in the file, and each path is still analysed whole.
+  ///
+  /// A file read is held to at most 64 times its own size (and at least 1 MiB) below this, so
+  /// that the work a small file can cause stays in proportion to it.
   public var maxTotalIdentifierPathLength: Int
 
   /// Creates limits; each defaults to its value in ``default``.
@@ -50,18 +53,23 @@ public struct ArchiveLimits: Sendable, Hashable {
   public static let `default` = ArchiveLimits()
 
   /// Checks one record's identifier path against the path limits, and adds its length to
-  /// `total`, the length of the paths checked before it.
+  /// `total`, the length of the paths checked before it; a path read from a file of `fileSize`
+  /// bytes is held to the file's share of the total.
   ///
   /// - Returns: What exceeds a limit, in words, or nil.
-  package func identifierPathProblem(_ path: String, total: inout Int) -> String? {
+  package func identifierPathProblem(_ path: String, total: inout Int, fileSize: Int? = nil)
+    -> String?
+  {
     let length = path.utf8.count
     total += length
     if length > maxIdentifierPathLength {
       return "an identifier path of \(length) bytes, above the limit of \(maxIdentifierPathLength)"
     }
-    if total > maxTotalIdentifierPathLength {
-      return
-        "identifier paths of \(total) bytes in all, above the limit of \(maxTotalIdentifierPathLength)"
+    var limit = maxTotalIdentifierPathLength
+    if let fileSize, fileSize < limit / 64 { limit = min(limit, max(1 << 20, fileSize * 64)) }
+    if total > limit {
+      let file = limit < maxTotalIdentifierPathLength ? " for a file of \(fileSize ?? 0) bytes" : ""
+      return "identifier paths of \(total) bytes in all, above the limit of \(limit)\(file)"
     }
     // A path has at most one component more than it has bytes: most need no counting.
     guard length >= maxIdentifierPathComponents else { return nil }

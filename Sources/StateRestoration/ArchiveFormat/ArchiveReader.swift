@@ -113,7 +113,9 @@ enum ArchiveReader {
       }
       let record = try fields.read(object)
       let path = try self.path(of: record, index: index, paths: paths, version: version, &fields)
-      if let problem = limits.identifierPathProblem(path, total: &pathLength) {
+      if let problem = limits.identifierPathProblem(
+        path, total: &pathLength, fileSize: bytes.count)
+      {
         throw RestorationError(.limitExceeded, "object record \(index): \(problem)")
       }
       records.append(record)
