@@ -174,6 +174,10 @@ import Testing
     let snapshot = try LaunchSnapshot.decoded([UInt8](try Data(contentsOf: snapshotFile)))
     let snapshotText = try #require(
       snapshot.split(separator: "\n").map(String.init).first { $0.contains("Country:") })
+    // A killed writer's copy, under the process identifier of a process that runs (init's): a
+    // reused identifier must not keep it.
+    let temporary = URL(fileURLWithPath: app.archivePath + ".1.12345.tmp")
+    try Data(archive).write(to: temporary)
     switch how {
     case "force quit":
       _ = try app.run(keys: "Q")

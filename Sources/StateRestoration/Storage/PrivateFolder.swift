@@ -240,7 +240,7 @@ package final class PrivateFolder {
   ///   others are removed.
   package func remove(_ names: [String]) throws(RestorationError) {
     var failure: RestorationError?
-    var removedAny = removeStaleTemporaryFiles() > 0
+    var removedAny = removeStaleTemporaryFiles(of: names) > 0
     for name in names {
       if unlinkat(descriptor, name, 0) == 0 {
         removedAny = true
@@ -291,21 +291,21 @@ package final class PrivateFolder {
     return names
   }
 
-  /// Removes the temporary files of writers that no longer run.
+  /// Removes the temporary files of writers that no longer run, and all those of `items`.
   ///
-  /// A temporary file is `<name>.<pid>.<random>.tmp`; those of live processes are left, since
-  /// one may be writing right now.
+  /// A temporary file is `<name>.<pid>.<random>.tmp`. Those of live processes are left, as one
+  /// may be writing now, except a removed item's: a killed writer's identifier may be reused.
   ///
   /// - Returns: How many files were removed.
   @discardableResult
-  package func removeStaleTemporaryFiles() -> Int {
+  package func removeStaleTemporaryFiles(of items: [String] = []) -> Int {
     var removed = 0
     for name in entries() where name.hasSuffix(".tmp") {
       let parts = name.split(separator: ".")
       guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), pid > 0 else { continue }
-      if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH, unlinkat(descriptor, name, 0) == 0 {
-        removed += 1
-      }
+      let ofAnItem = items.contains { name.hasPrefix("\($0).") }
+      let stale = pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+      if ofAnItem || stale, unlinkat(descriptor, name, 0) == 0 { removed += 1 }
     }
     return removed
   }
