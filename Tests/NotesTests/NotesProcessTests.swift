@@ -340,3 +340,37 @@ private func lines(_ result: ProcessResult) -> [String] {
     }
   }
 }
+
+/// The README quotes the example's `main.swift`: apart from comments and line breaks, every line
+/// it quotes is there, in order.
+@Suite struct ReadmeNotesExcerptTests {
+  /// Code without comments or white space.
+  private func code(_ line: Substring) -> String {
+    let withoutComment = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
+    return withoutComment.filter { !$0.isWhitespace }
+  }
+
+  @Test func theReadmesExcerptIsTheExamplesCode() throws {
+    let root = BuiltExecutable.packageRoot
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let main = try String(
+      contentsOf: root.appendingPathComponent("Examples/Notes/main.swift"), encoding: .utf8)
+    let afterLink = try #require(readme.range(of: "[`Examples/Notes/main.swift`]")).upperBound
+    let blockStart = try #require(
+      readme.range(of: "```swift\n", range: afterLink..<readme.endIndex))
+    let blockEnd = try #require(
+      readme.range(of: "\n```", range: blockStart.upperBound..<readme.endIndex))
+    let quoted = readme[blockStart.upperBound..<blockEnd.lowerBound].split(separator: "\n")
+      .map(code).filter { !$0.isEmpty }
+    #expect(quoted.count >= 10)
+    let source = main.split(separator: "\n").map(code).joined()
+    var position = source.startIndex
+    for line in quoted {
+      guard let found = source.range(of: line, range: position..<source.endIndex) else {
+        Issue.record("not in Examples/Notes/main.swift, in this order: \(line)")
+        return
+      }
+      position = found.upperBound
+    }
+  }
+}
