@@ -173,7 +173,7 @@ public struct KeyDecoder: Sendable {
 public enum KeyScript {
   /// The words and what they mean, for help texts.
   public static let wordHelp =
-    "up down left right pgup pgdn home end enter esc bs tab space, or one character (1 2 h Q b f + -); add *N to repeat"
+    "up down left right pgup pgdn home end enter esc bs tab space, or one character (1 2 h Q w b f + -); add *N to repeat"
 
   /// Parses a script.
   ///

@@ -12,6 +12,12 @@ final class SceneNoteController: ViewController {
   var text = ""
   @SceneStorage("note.draft") var draft = ""
   @SceneStorage("note.mode") var mode = Mode.reading
+  enum Priority: Int { case low, high }
+  @SceneStorage("note.line") var line = 0
+  @SceneStorage("note.zoom") var zoom = 1.0
+  @SceneStorage("note.pinned") var pinned = false
+  @SceneStorage("note.marks") var marks = Data()
+  @SceneStorage("note.priority") var priority = Priority.low
   /// The draft as the controller saw it while being restored, and when it first appeared.
   var draftAtDecode: String?
   var draftAtAppear: String?
@@ -174,6 +180,28 @@ struct SceneTests {
         "willConnect(activity: true)", "restoreInteractionState",
       ])
     #expect(restoredA.restorationReport?.outcome == .restored)
+  }
+
+  @Test("scene storage keeps integers, doubles, Booleans, data and integer raw values")
+  func sceneStorageKeepsEveryKindOfValue() throws {
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let scene = try #require(first.application.requestSceneSessionActivation(nil))
+    let saved = first.controller(of: scene)
+    saved.line = 42
+    saved.zoom = 1.75
+    saved.pinned = true
+    saved.marks = Data([0, 1, 254, 255])
+    saved.priority = .high
+    first.application.enterBackground()
+
+    let second = ScenesProcess(stores: stores)
+    let restored = second.controller(of: try second.reconnect(scene.session.persistentIdentifier))
+    #expect(restored.line == 42)
+    #expect(restored.zoom == 1.75)
+    #expect(restored.pinned)
+    #expect(restored.marks == Data([0, 1, 254, 255]))
+    #expect(restored.priority == .high)
   }
 
   @Test("in the harness: two windows, the process killed, each restored on its own")
