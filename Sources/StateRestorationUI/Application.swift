@@ -230,7 +230,9 @@ public final class Application {
       snapshotPresenter?(snapshot)
       return snapshot
     } catch {
-      engine.logger.warning("The launch snapshot was not shown: \(error)")
+      // Not shown now, so never: a link is removed, not followed, and its target left alone.
+      try? engine.store.remove(.snapshot)
+      engine.logger.warning("The launch snapshot was not shown, and was removed: \(error)")
       return nil
     }
   }
