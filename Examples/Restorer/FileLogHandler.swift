@@ -4,8 +4,11 @@ import StateRestoration
 import Synchronization
 
 /// An append-only log file shared by the handlers of one process, private as the archive is
-/// (`0600`, never written through a symbolic link).
+/// (`0600`, never written through a symbolic link), and emptied at opening once it passes
+/// ``maxSize``, so that debug logging over many runs does not fill the disk.
 final class LogFile: Sendable {
+  /// The size past which the log starts again, in bytes.
+  static let maxSize = 1 << 20
   private let descriptor: Int32
 
   init(path: String) {
@@ -13,6 +16,10 @@ final class LogFile: Sendable {
     let folder = try? PrivateFolder.open(
       root: url.deletingLastPathComponent().path, components: [], creating: true)
     descriptor = (try? folder?.openForAppending(url.lastPathComponent)) ?? -1
+    var status = stat()
+    if descriptor >= 0, fstat(descriptor, &status) == 0, status.st_size > Self.maxSize {
+      _ = ftruncate(descriptor, 0)
+    }
   }
 
   deinit {

@@ -178,6 +178,19 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     #expect(log.contains("Restoration phase 'decodeState' took"))
   }
 
+  @Test func aDebugLogPastOneMegabyteStartsAgain() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    let logPath = folder.appendingPathComponent("restorer-debug.log").path
+    try Data(repeating: UInt8(ascii: "x"), count: 3 << 20).write(to: URL(fileURLWithPath: logPath))
+    _ = try app.run(keys: "h", ["--debug-logging"])
+    let log = try String(contentsOfFile: logPath, encoding: .utf8)
+    #expect(log.utf8.count < 1 << 20)
+    #expect(!log.contains("xxx"))
+    #expect(log.contains("Restoration phase"))
+  }
+
   @Test func resetDeletesTheSavedStateButNotTheSettings() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
