@@ -7,22 +7,27 @@ import Testing
 
 /// The tool given an app's `.savedState` folder, or `--bundle-id`, of an app that has scenes.
 @Suite struct SessionFolderTests {
-  /// A state folder with the app's own archive and two scene sessions, each with its archive.
+  /// A state folder with the app's own archive and two scene sessions, each with its archive;
+  /// or, with `loneSession`, session AAA's archive alone.
   private struct ScenesState {
     let root: URL
     let savedState: String
 
-    init() throws {
+    init(loneSession: Bool = false) throws {
       root = try makeTemporaryFolder()
       let stores = try FileSceneSessionStores(
         stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
       savedState = String(stores.scenesFolder.dropLast("/Scenes".count))
-      try stores.applicationStore.write(try DemoArchives.countries().encoded(), to: .archive)
       try stores.store(forSession: "AAA").write(
         try DemoArchives.talkDemo(city: "Bern").encoded(), to: .archive)
+      guard !loneSession else { return }
+      try stores.applicationStore.write(try DemoArchives.countries().encoded(), to: .archive)
       try stores.store(forSession: "BBB").write(
         try DemoArchives.talkDemo(city: "Genève").encoded(), to: .archive)
     }
+
+    /// The path of a session's archive.
+    func archive(_ session: String) -> String { "\(savedState)/Scenes/\(session)/data.data" }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
   }
@@ -113,5 +118,100 @@ import Testing
     #expect(result.status == 0, "\(result.standardError)")
     #expect(!result.standardOutput.contains("==>"))
     #expect(result.standardOutput.contains("CountryNCID"))
+    // Output for programs is the archive's own document, as for its file.
+    for mode in [["dump", "--json"], ["paths", "--dot"]] {
+      let fromFolder = try ArchiveTool.run(mode + [folder.path])
+      let fromFile = try ArchiveTool.run(mode + [folder.appendingPathComponent("data.data").path])
+      #expect(fromFolder.status == 0, "\(fromFolder.standardError)")
+      #expect(fromFolder.standardOutput == fromFile.standardOutput, "\(mode)")
+      #expect(
+        fromFolder.standardOutput.hasPrefix(mode[0] == "dump" ? "{" : "digraph restoration {"))
+    }
+  }
+
+  @Test("dump --json of several sessions is one JSON document naming each session")
+  func dumpJSONIsOneDocument() throws {
+    let state = try ScenesState()
+    defer { state.remove() }
+    for arguments in [
+      ["dump", "--json", state.savedState],
+      ["dump", "--json", "--bundle-id", "com.example.Scenes", "--state-dir", state.root.path],
+    ] {
+      let result = try ArchiveTool.run(arguments)
+      #expect(result.status == 0, "\(result.standardError)")
+      let parsed = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+      let sections = try #require(parsed as? [[String: Any]], "\(result.standardOutput)")
+      #expect(sections.map { $0["session"] as? String } == [nil, "AAA", "BBB"])
+      #expect(sections.first?["session"] is NSNull)
+      #expect(
+        sections.map { $0["path"] as? String } == [
+          "\(state.savedState)/data.data", state.archive("AAA"), state.archive("BBB"),
+        ])
+      #expect(sections.allSatisfy { $0["error"] is NSNull })
+      // Each session's part is what `dump --json` prints for its file alone.
+      for section in sections {
+        let path = try #require(section["path"] as? String)
+        let alone = try ArchiveTool.run(["dump", "--json", path])
+        #expect(alone.status == 0, "\(alone.standardError)")
+        let expected = try JSONSerialization.jsonObject(with: Data(alone.standardOutput.utf8))
+        let archive = try #require(section["archive"])
+        #expect(try canonical(archive) == canonical(expected), "\(path)")
+      }
+    }
+  }
+
+  @Test("dump --json keeps a damaged session in the document, with its error, and fails")
+  func dumpJSONReportsADamagedSession() throws {
+    let state = try ScenesState()
+    defer { state.remove() }
+    let damaged = state.archive("AAA")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: damaged))
+    try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: damaged))
+
+    let result = try ArchiveTool.run(["dump", "--json", state.savedState])
+    #expect(result.status == ToolExitStatus.damaged.rawValue)
+    #expect(result.standardError.contains(damaged))
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+    let sections = try #require(parsed as? [[String: Any]], "\(result.standardOutput)")
+    #expect(sections.map { $0["session"] as? String } == [nil, "AAA", "BBB"])
+    #expect(sections[1]["archive"] is NSNull)
+    #expect((sections[1]["error"] as? String)?.contains("damaged archive") == true)
+    #expect(sections[2]["archive"] is [String: Any])
+  }
+
+  @Test("paths --dot of several sessions is one graph with a cluster per session")
+  func dotIsOneGraph() throws {
+    let state = try ScenesState()
+    defer { state.remove() }
+    let result = try ArchiveTool.run(["paths", "--dot", state.savedState])
+    #expect(result.status == 0, "\(result.standardError)")
+    let output = result.standardOutput
+    #expect(output.components(separatedBy: "digraph").count == 2, "\(output)")
+    #expect(output.hasPrefix("digraph ") && output.hasSuffix("}\n"))
+    #expect(!output.contains("==>"))
+    for (number, label) in ["app archive", "scene session AAA", "scene session BBB"].enumerated() {
+      #expect(output.contains("subgraph cluster_\(number) {"), "\(output)")
+      #expect(output.contains("label=\"\(label)\";"), "\(output)")
+    }
+    // Sessions AAA and BBB hold the same objects: their nodes must still be apart.
+    let nodes = output.split(separator: "\n").compactMap { line in
+      line.contains(" [label=") ? line.drop { $0 == " " }.prefix { $0 != " " } : nil
+    }
+    let single = try ArchiveTool.run(["paths", "--dot", state.archive("AAA")]).standardOutput
+    let perSession = single.split(separator: "\n").filter { $0.contains(" [label=") }.count
+    #expect(perSession > 0)
+    #expect(nodes.count > 2 * perSession)
+    #expect(Set(nodes).count == nodes.count, "\(output)")
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/dot") {
+      let file = state.root.appendingPathComponent("sessions.dot")
+      try Data(output.utf8).write(to: file)
+      let dot = try TestSupport.run("/usr/bin/dot", ["-Tcanon", file.path])
+      #expect(dot.status == 0, "\(dot.standardError)")
+    }
+  }
+
+  /// A JSON value written with sorted keys, to compare two parsed documents.
+  private func canonical(_ value: Any) throws -> Data {
+    try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
   }
 }
