@@ -24,7 +24,7 @@ extension ArchiveDump {
   /// A description of the JSON form for several archives, for `--help` and the documentation.
   public static let jsonSectionsSummary = """
     The archives of an app with scenes (a `.savedState` folder or --bundle-id) are one JSON \
-    document: an array in the order of the text form's sections, of \
+    document, a lone session's too: an array in the order of the text form's sections, of \
     {"session" (the scene session's identifier, or null for the app's own archive), "path", \
     "archive" (the object above, or null), "error" (why the archive cannot be read, or null)}.
     """

@@ -64,8 +64,9 @@ struct ArchiveArgument: ParsableArguments {
       "The archive file (a `data.data`), or an app's `.savedState` folder, unless --bundle-id is given.",
       discussion: """
         A folder, like --bundle-id, covers the app's archive and every scene session's, each in \
-        a section headed with its session (`==> scene session ID: PATH <==`); --json and --dot \
-        make one document of them all.
+        a section headed with its session (`==> scene session ID: PATH <==`), a lone one and \
+        --session's too; --json and --dot make one document of them all. An app without scenes \
+        has one archive, printed without a header.
         """,
       valueName: "archive"))
   var archive: String?
@@ -95,7 +96,7 @@ struct ArchiveArgument: ParsableArguments {
   }
 
   /// The archives to read: one for a file, each session's (and the app's own, if any) for a
-  /// folder or an app; with ``session``, that session's alone.
+  /// folder or an app; with ``session``, that session's alone, still as a section.
   ///
   /// - Throws: `ExitCode` after printing why, when the folder holds no archive or not the
   ///   session asked for.
@@ -127,7 +128,8 @@ struct ArchiveArgument: ParsableArguments {
         throw ExitCode(ToolExitStatus(for: .storageFailed).rawValue)
       }
       return [
-        ArchiveTarget(section: nil, source: .file("\(folder)/Scenes/\(session)/data.data"))
+        ArchiveTarget(
+          section: .session(session), source: .file("\(folder)/Scenes/\(session)/data.data"))
       ]
     }
     // An app without scenes reads as before: its one archive, no section header.
@@ -142,6 +144,8 @@ struct ArchiveArgument: ParsableArguments {
       throw ExitCode(ToolExitStatus.unreadable.rawValue)
     }
     guard !sessions.isEmpty else { return [ArchiveTarget(section: nil, source: appSource)] }
+    // Every archive of an app with scenes is a section, a lone one too: the output must say
+    // which window's state it is.
     var targets: [ArchiveTarget] = []
     if FileManager.default.fileExists(atPath: appArchive) {
       targets.append(ArchiveTarget(section: .app, source: appSource))
@@ -151,8 +155,6 @@ struct ArchiveArgument: ParsableArguments {
         ArchiveTarget(
           section: .session(session), source: .file("\(folder)/Scenes/\(session)/data.data")))
     }
-    // One archive needs no section; `--session` names it when the app has several.
-    if targets.count == 1 { return [ArchiveTarget(section: nil, source: targets[0].source)] }
     return targets
   }
 

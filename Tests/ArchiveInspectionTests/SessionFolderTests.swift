@@ -60,7 +60,10 @@ import Testing
     defer { state.remove() }
     let one = try ArchiveTool.run(["paths", state.savedState, "--session", "BBB"])
     #expect(one.status == 0, "\(one.standardError)")
-    #expect(!one.standardOutput.contains("==>"))
+    #expect(
+      one.standardOutput.hasPrefix("==> scene session BBB: \(state.archive("BBB")) <==\n"),
+      "\(one.standardOutput)")
+    #expect(one.standardOutput.components(separatedBy: "==>").count == 2)
     #expect(one.standardOutput.contains("TabController"))
     let dump = try ArchiveTool.run(["dump", state.savedState, "--session", "BBB"])
     #expect(dump.standardOutput.contains("Genève") && !dump.standardOutput.contains("Bern"))
@@ -127,6 +130,32 @@ import Testing
       #expect(
         fromFolder.standardOutput.hasPrefix(mode[0] == "dump" ? "{" : "digraph restoration {"))
     }
+  }
+
+  @Test("a lone scene session's archive is still headed with its session")
+  func loneSessionIsNamed() throws {
+    let state = try ScenesState(loneSession: true)
+    defer { state.remove() }
+    let header = "==> scene session AAA: \(state.archive("AAA")) <==\n"
+    for command in ["dump", "paths", "validate", "sizes"] {
+      for arguments in [
+        [command, state.savedState],
+        [command, "--bundle-id", "com.example.Scenes", "--state-dir", state.root.path],
+      ] {
+        let result = try ArchiveTool.run(arguments)
+        #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        #expect(result.standardOutput.hasPrefix(header), "\(arguments): \(result.standardOutput)")
+        #expect(result.standardOutput.components(separatedBy: "==>").count == 2)
+      }
+    }
+    // Output for programs names it too, inside the one document.
+    let json = try ArchiveTool.run(["dump", "--json", state.savedState])
+    #expect(json.status == 0, "\(json.standardError)")
+    let sections = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+    #expect(sections.map { $0["session"] as? String } == ["AAA"])
+    let dot = try ArchiveTool.run(["paths", "--dot", state.savedState])
+    #expect(dot.standardOutput.contains("label=\"scene session AAA\""), "\(dot.standardOutput)")
   }
 
   @Test("dump --json of several sessions is one JSON document naming each session")
