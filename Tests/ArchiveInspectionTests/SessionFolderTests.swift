@@ -189,8 +189,8 @@ import Testing
     }
   }
 
-  @Test("dump --json keeps a damaged session in the document, with its error, and fails")
-  func dumpJSONReportsADamagedSession() throws {
+  @Test("a damaged session keeps its place, with its error, in --json and --dot, and fails")
+  func damagedSessionKeepsItsPlace() throws {
     let state = try ScenesState()
     defer { state.remove() }
     let damaged = state.archive("AAA")
@@ -206,6 +206,14 @@ import Testing
     #expect(sections[1]["archive"] is NSNull)
     #expect((sections[1]["error"] as? String)?.contains("damaged archive") == true)
     #expect(sections[2]["archive"] is [String: Any])
+
+    // The graph keeps the session's cluster, with a note saying why it is empty.
+    let dot = try ArchiveTool.run(["paths", "--dot", state.savedState])
+    #expect(dot.status == ToolExitStatus.damaged.rawValue)
+    let cluster = dot.standardOutput.components(separatedBy: "subgraph cluster_1 {").last ?? ""
+    #expect(cluster.contains("label=\"scene session AAA\";"), "\(dot.standardOutput)")
+    #expect(cluster.contains("s1_error [label=\"cannot be read: damaged archive: "))
+    #expect(dot.standardOutput.contains("label=\"scene session BBB\";"))
   }
 
   @Test("paths --dot of several sessions is one graph with a cluster per session")
