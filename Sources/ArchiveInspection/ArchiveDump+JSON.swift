@@ -21,22 +21,56 @@ extension ArchiveDump {
     wherever the archive does not fix their order.
     """
 
+  /// A description of the JSON form for several archives, for `--help` and the documentation.
+  public static let jsonSectionsSummary = """
+    The archives of an app with scenes (a `.savedState` folder or --bundle-id) are one JSON \
+    document, a lone session's too: an array in the order of the text form's sections, of \
+    {"session" (the scene session's identifier, or null for the app's own archive), "path", \
+    "archive" (the object above, or null), "error" (why the archive cannot be read, or null)}.
+    """
+
   /// The archive as JSON, for scripts; the layout is in ``jsonSchemaSummary``.
   ///
   /// - Parameter archive: The archive.
   /// - Returns: Pretty-printed JSON, ending with a newline.
   public static func json(_ archive: RestorationArchive) -> String {
+    jsonDocument(archive).rendered() + "\n"
+  }
+
+  /// Several archives as one JSON document, for scripts; the layout is in
+  /// ``jsonSectionsSummary``.
+  ///
+  /// - Parameter sections: The archives, each with its session.
+  /// - Returns: Pretty-printed JSON, ending with a newline.
+  public static func json(_ sections: [ArchiveSection]) -> String {
+    let root = JSON.array(
+      sections.map { section in
+        let archive: JSON =
+          switch section.archive {
+          case .success(let archive): jsonDocument(archive)
+          case .failure: .null
+          }
+        return JSON.object([
+          ("session", section.session.map(JSON.string) ?? .null),
+          ("path", .string(section.path)),
+          ("archive", archive),
+          ("error", section.errorMessage.map(JSON.string) ?? .null),
+        ])
+      })
+    return root.rendered() + "\n"
+  }
+
+  private static func jsonDocument(_ archive: RestorationArchive) -> JSON {
     let classMap = archive.restorationClassMap.sorted { $0.key < $1.key }
     let topLevel = KeyOrdering.sorted(archive.topLevel.keys).map { key in
       (key, jsonValue(archive.topLevel[key]))
     }
-    let root = JSON.object([
+    return JSON.object([
       ("formatVersion", archive.version.map { .string($0.description) } ?? .null),
       ("restorationClassMap", .object(classMap.map { ($0.key, .string($0.value)) })),
       ("topLevel", .object(topLevel)),
       ("objects", .array(archive.records.map(jsonRecord))),
     ])
-    return root.rendered() + "\n"
   }
 
   private static func jsonRecord(_ record: RestorationArchive.Record) -> JSON {

@@ -74,7 +74,7 @@ public struct ArchiveFile: Sendable, Hashable {
     guard !plausible else { return error }
     return RestorationError(
       .truncated,
-      "the file ends without a property list trailer after \(bytes.count) bytes: it was cut short",
+      "the file was cut short after \(bytes.count) bytes",
       file: error.file
     )
   }

@@ -57,12 +57,56 @@ public enum ArchivePaths {
   /// - Parameter archive: The archive.
   /// - Returns: The graph in the DOT language, ending with a newline.
   public static func graphviz(_ archive: RestorationArchive) -> String {
+    let lines = graphHeader + graphBody(archive, nodePrefix: "n", indent: "  ") + ["}"]
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Several archives as one Graphviz graph: a cluster per archive, labelled with its session
+  /// (`scene session ID`, or `app archive`), holding that archive's graph.
+  ///
+  /// Node names start with the cluster's number (`s1_n0`), since two sessions often hold the
+  /// same objects. An archive that cannot be read is a note saying why, so that every session
+  /// has its cluster.
+  ///
+  /// - Parameter sections: The archives, each with its session.
+  /// - Returns: The graph in the DOT language, ending with a newline.
+  public static func graphviz(_ sections: [ArchiveSection]) -> String {
+    var lines = graphHeader
+    for (number, section) in sections.enumerated() {
+      lines += [
+        "  subgraph cluster_\(number) {",
+        "    label=\(dotString(section.title));",
+        "    tooltip=\(dotString(section.path));",
+      ]
+      switch section.archive {
+      case .success(let archive) where !archive.records.isEmpty:
+        lines += graphBody(archive, nodePrefix: "s\(number)_n", indent: "    ")
+      case .success:
+        // dot leaves an empty cluster out; a note keeps the session in the picture.
+        lines.append("    s\(number)_empty [label=\"no objects\", shape=plaintext];")
+      case .failure:
+        let reason = "cannot be read: " + (section.errorMessage ?? "")
+        lines.append("    s\(number)_error [label=\(dotString(reason)), shape=note];")
+      }
+      lines.append("  }")
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The lines that open a graph.
+  private static let graphHeader = [
+    "digraph restoration {",
+    "  rankdir=TB;",
+    "  node [shape=box, fontname=\"Helvetica\"];",
+  ]
+
+  /// An archive's nodes and edges, each node named `nodePrefix` and its record's number.
+  private static func graphBody(
+    _ archive: RestorationArchive, nodePrefix: String, indent: String
+  ) -> [String] {
     let forest = Forest(archive)
-    var lines = [
-      "digraph restoration {",
-      "  rankdir=TB;",
-      "  node [shape=box, fontname=\"Helvetica\"];",
-    ]
+    var lines: [String] = []
     // Nodes in tree order, so that dot lays siblings out as the tree lists them.
     let order = forest.preorder
     for index in order {
@@ -76,14 +120,15 @@ public enum ArchivePaths {
         case .object: "ellipse"
         }
       lines.append(
-        "  n\(index) [label=\(dotString(label)), tooltip=\(dotString(record.identifierPath)), shape=\(shape)];"
+        "\(indent)\(nodePrefix)\(index) [label=\(dotString(label)), tooltip=\(dotString(record.identifierPath)), shape=\(shape)];"
       )
     }
     for parent in order {
-      for child in forest.children[parent] { lines.append("  n\(parent) -> n\(child);") }
+      for child in forest.children[parent] {
+        lines.append("\(indent)\(nodePrefix)\(parent) -> \(nodePrefix)\(child);")
+      }
     }
-    lines.append("}")
-    return lines.joined(separator: "\n") + "\n"
+    return lines
   }
 
   /// A DOT quoted string; line breaks become DOT's centred `\n`.

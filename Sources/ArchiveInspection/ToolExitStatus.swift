@@ -73,9 +73,8 @@ public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
     switch code {
     case .storageFailed, .unsafeStorage: nil
     case .notPropertyList, .notArchive: "not a restoration archive"
-    case .truncated: "damaged archive (truncated)"
-    case .malformed: "damaged archive"
-    case .checksumMismatch: "damaged archive"
+    // The message says how it is damaged; "truncated" here would say it twice.
+    case .truncated, .malformed, .checksumMismatch: "damaged archive"
     case .unsupportedVersion: "unsupported archive"
     case .limitExceeded: "too large to read"
     case .typeMismatch, .keyNotFound, .encodingFailed, .invalidIdentifier, .decodingFailed:
@@ -86,7 +85,7 @@ public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
   /// The one line the tool prints for an error: `FILE: KIND: MESSAGE (WHERE)`.
   ///
   /// `WHERE` lists the object, key and byte the error carries, leaving out what the message
-  /// already says (`no checksum object at byte 8`, never followed by `(byte 8)`).
+  /// already says (`the offset table at byte 8 is empty`, never followed by `(byte 8)`).
   ///
   /// - Parameters:
   ///   - error: The error.

@@ -15,6 +15,8 @@ struct Dump: ParsableCommand {
 
       \(ArchiveDump.jsonSchemaSummary)
 
+      \(ArchiveDump.jsonSectionsSummary)
+
       Exit status:
       \(ToolExitStatus.helpText(success: "the archive was printed"))
       """
@@ -26,7 +28,12 @@ struct Dump: ParsableCommand {
   var json = false
 
   func run() throws {
-    try forEachArchive(try file.targets()) { source in
+    let targets = try file.targets()
+    if json, targets.areSections {
+      try writeOneDocument(targets, ArchiveDump.json)
+      return
+    }
+    try forEachArchive(targets) { source in
       let archive = try loadArchive(source)
       write(json ? ArchiveDump.json(archive) : ArchiveDump.text(archive))
     }
@@ -41,7 +48,9 @@ struct Paths: ParsableCommand {
       By default, one path a line in archive order, parents first. `--tree` draws them as a \
       tree, index components such as `:[1]:` shown as `[1]` before the identifier they \
       number. `--dot` writes a Graphviz graph: \
-      `restoration-archive-tool paths --dot data.data | dot -Tpng -o tree.png`.
+      `restoration-archive-tool paths --dot data.data | dot -Tpng -o tree.png`. For the \
+      archives of an app with scenes, `--dot` writes one graph with a cluster per archive, \
+      labelled `scene session ID` (or `app archive`).
 
       Exit status:
       \(ToolExitStatus.helpText(success: "the paths were printed"))
@@ -61,7 +70,12 @@ struct Paths: ParsableCommand {
   }
 
   func run() throws {
-    try forEachArchive(try file.targets()) { source in
+    let targets = try file.targets()
+    if dot, targets.areSections {
+      try writeOneDocument(targets, ArchivePaths.graphviz)
+      return
+    }
+    try forEachArchive(targets) { source in
       let archive = try loadArchive(source)
       if tree {
         write(ArchivePaths.tree(archive))

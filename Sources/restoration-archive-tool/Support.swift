@@ -62,8 +62,12 @@ struct ArchiveArgument: ParsableArguments {
   @Argument(
     help: ArgumentHelp(
       "The archive file (a `data.data`), or an app's `.savedState` folder, unless --bundle-id is given.",
-      discussion:
-        "A folder, like --bundle-id, covers the app's archive and every scene session's, each in a section headed with its session.",
+      discussion: """
+        A folder, like --bundle-id, covers the app's archive and every scene session's, each in \
+        a section headed with its session (`==> scene session ID: PATH <==`), a lone one and \
+        --session's too; --json and --dot make one document of them all. An app without scenes \
+        has one archive, printed without a header.
+        """,
       valueName: "archive"))
   var archive: String?
 
@@ -92,7 +96,7 @@ struct ArchiveArgument: ParsableArguments {
   }
 
   /// The archives to read: one for a file, each session's (and the app's own, if any) for a
-  /// folder or an app; with ``session``, that session's alone.
+  /// folder or an app; with ``session``, that session's alone, still as a section.
   ///
   /// - Throws: `ExitCode` after printing why, when the folder holds no archive or not the
   ///   session asked for.
@@ -108,7 +112,7 @@ struct ArchiveArgument: ParsableArguments {
         if session != nil {
           throw ValidationError("--session needs a `.savedState` folder or --bundle-id.")
         }
-        return [ArchiveTarget(session: nil, source: .file(path))]
+        return [ArchiveTarget(section: nil, source: .file(path))]
       }
       folder = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
       bundleIdentifier = nil
@@ -124,7 +128,8 @@ struct ArchiveArgument: ParsableArguments {
         throw ExitCode(ToolExitStatus(for: .storageFailed).rawValue)
       }
       return [
-        ArchiveTarget(session: nil, source: .file("\(folder)/Scenes/\(session)/data.data"))
+        ArchiveTarget(
+          section: .session(session), source: .file("\(folder)/Scenes/\(session)/data.data"))
       ]
     }
     // An app without scenes reads as before: its one archive, no section header.
@@ -138,17 +143,18 @@ struct ArchiveArgument: ParsableArguments {
       )
       throw ExitCode(ToolExitStatus.unreadable.rawValue)
     }
-    guard !sessions.isEmpty else { return [ArchiveTarget(session: nil, source: appSource)] }
+    guard !sessions.isEmpty else { return [ArchiveTarget(section: nil, source: appSource)] }
+    // Every archive of an app with scenes is a section, a lone one too: the output must say
+    // which window's state it is.
     var targets: [ArchiveTarget] = []
     if FileManager.default.fileExists(atPath: appArchive) {
-      targets.append(ArchiveTarget(session: "", source: appSource))
+      targets.append(ArchiveTarget(section: .app, source: appSource))
     }
     for session in sessions {
       targets.append(
-        ArchiveTarget(session: session, source: .file("\(folder)/Scenes/\(session)/data.data")))
+        ArchiveTarget(
+          section: .session(session), source: .file("\(folder)/Scenes/\(session)/data.data")))
     }
-    // One archive needs no section; `--session` names it when the app has several.
-    if targets.count == 1 { return [ArchiveTarget(session: nil, source: targets[0].source)] }
     return targets
   }
 
@@ -237,18 +243,36 @@ func write(_ text: String) {
 
 /// One archive of those a subcommand reads.
 struct ArchiveTarget {
-  /// The scene session it belongs to: nil for a lone archive, "" for the app's own among
-  /// sessions.
-  let session: String?
+  /// Which part of an app with scenes an archive is.
+  enum Section {
+    /// The app's own archive, beside its sessions'.
+    case app
+    /// A scene session's archive.
+    case session(String)
+  }
+
+  /// Its part of an app with scenes; nil for a file or the one archive of an app without them.
+  let section: Section?
   /// Where it is.
   let source: ArchiveSource
 
-  /// The line that heads its section when several archives are read.
-  var header: String? {
-    guard let session else { return nil }
-    let name = session.isEmpty ? "app archive" : "scene session \(session)"
-    return "==> \(name): \(source.path) <==\n"
+  /// The scene session's identifier; nil for the app's own archive or a file.
+  var session: String? {
+    guard case .session(let identifier) = section else { return nil }
+    return identifier
   }
+
+  /// The line that heads its section, when it is one.
+  var header: String? {
+    guard section != nil else { return nil }
+    return "==> \(ArchiveSection.title(session: session)): \(source.path) <==\n"
+  }
+}
+
+extension [ArchiveTarget] {
+  /// Whether these are the sections of an app with scenes, which output for programs wraps in
+  /// one document (a lone file or an app without scenes prints its archive's as before).
+  var areSections: Bool { contains { $0.section != nil } }
 }
 
 /// Runs `body` for each archive, under its section header; an archive that fails does not stop
@@ -263,6 +287,32 @@ func forEachArchive(_ targets: [ArchiveTarget], _ body: (ArchiveSource) throws -
       worst = max(worst, exit.rawValue)
     }
   }
+  if worst != 0 { throw ExitCode(worst) }
+}
+
+/// Reads every archive and writes the one document `render` makes of them all, for output
+/// that programs parse, where a header between parts would break it.
+///
+/// An archive that cannot be read is reported on standard error as elsewhere and kept in the
+/// document with its error; the worst exit status is the command's.
+func writeOneDocument(
+  _ targets: [ArchiveTarget], _ render: ([ArchiveSection]) -> String
+) throws {
+  var worst: Int32 = 0
+  let sections = targets.map { target in
+    let source = target.source
+    let archive: Result<RestorationArchive, RestorationError>
+    do throws(RestorationError) {
+      archive = .success(try ArchiveFile.archive(at: source.path))
+    } catch {
+      let error = source.explained(error)
+      printError(ToolExitStatus.message(for: error))
+      worst = max(worst, ToolExitStatus(for: error.code).rawValue)
+      archive = .failure(error)
+    }
+    return ArchiveSection(session: target.session, path: source.path, archive: archive)
+  }
+  write(render(sections))
   if worst != 0 { throw ExitCode(worst) }
 }
 

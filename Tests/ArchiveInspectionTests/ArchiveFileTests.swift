@@ -91,10 +91,10 @@ import Testing
     )
     // Said once: a place the message names already is not repeated after it.
     let said = RestorationError(
-      .notArchive, "no checksum object at byte 8", file: "data.data", offset: 8)
+      .malformed, "the offset table at byte 8 is empty", file: "data.data", offset: 8)
     #expect(
       ToolExitStatus.message(for: said)
-        == "data.data: not a restoration archive: no checksum object at byte 8")
+        == "data.data: damaged archive: the offset table at byte 8 is empty")
     let keyed = RestorationError(
       .malformed, "dictionary repeats the key 'a'", file: "data.data",
       identifierPath: "Tab", key: "a", offset: 80)

@@ -322,7 +322,11 @@ import Testing
       (files.folder.path, .unreadable, "is a folder, not a file"),
       (text, .notArchive, "not a restoration archive: not a binary property list"),
       (plist, .notArchive, "not a restoration archive"),
-      (truncated, .damaged, "damaged archive (truncated): "),
+      // Said once, in plain words: the whole line after the path.
+      (
+        truncated, .damaged,
+        ": damaged archive: the file was cut short after \(good.count / 2) bytes\n"
+      ),
       (corrupted, .damaged, "damaged archive: checksum is"),
       (newer, .unsupportedVersion, "unsupported archive: archive format 3.0 is newer"),
       (older, .unsupportedVersion, "unsupported archive: layout version 0.0 is not a known"),
@@ -356,13 +360,14 @@ import Testing
     let cases: [(String, String)] = [
       (
         try files.write(try PropertyList.write(.dictionary(["a": .integer(1)])), "other.plist"),
-        "not a restoration archive: no checksum object at byte 8\n"
+        ": not a restoration archive: it does not start with this package's checksum\n"
       ),
       (try files.write(outside, "outside.data"), "outside the objects, which are bytes 8 to "),
       (try files.write(many, "many.data"), "objects, above the limit of 16777216 (byte "),
     ]
     for (path, words) in cases {
       let result = try ArchiveTool.run(["dump", path])
+      #expect(result.standardError.hasPrefix("restoration-archive-tool: \(path): "))
       #expect(result.standardError.contains(words), "\(result.standardError)")
       let line = result.standardError
       // A byte named once, no Swift range syntax, no parentheses one after the other.

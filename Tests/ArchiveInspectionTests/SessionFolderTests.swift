@@ -7,22 +7,27 @@ import Testing
 
 /// The tool given an app's `.savedState` folder, or `--bundle-id`, of an app that has scenes.
 @Suite struct SessionFolderTests {
-  /// A state folder with the app's own archive and two scene sessions, each with its archive.
+  /// A state folder with the app's own archive and two scene sessions, each with its archive;
+  /// or, with `loneSession`, session AAA's archive alone.
   private struct ScenesState {
     let root: URL
     let savedState: String
 
-    init() throws {
+    init(loneSession: Bool = false) throws {
       root = try makeTemporaryFolder()
       let stores = try FileSceneSessionStores(
         stateRoot: root.path, bundleIdentifier: "com.example.Scenes")
       savedState = String(stores.scenesFolder.dropLast("/Scenes".count))
-      try stores.applicationStore.write(try DemoArchives.countries().encoded(), to: .archive)
       try stores.store(forSession: "AAA").write(
         try DemoArchives.talkDemo(city: "Bern").encoded(), to: .archive)
+      guard !loneSession else { return }
+      try stores.applicationStore.write(try DemoArchives.countries().encoded(), to: .archive)
       try stores.store(forSession: "BBB").write(
         try DemoArchives.talkDemo(city: "Genève").encoded(), to: .archive)
     }
+
+    /// The path of a session's archive.
+    func archive(_ session: String) -> String { "\(savedState)/Scenes/\(session)/data.data" }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
   }
@@ -55,7 +60,10 @@ import Testing
     defer { state.remove() }
     let one = try ArchiveTool.run(["paths", state.savedState, "--session", "BBB"])
     #expect(one.status == 0, "\(one.standardError)")
-    #expect(!one.standardOutput.contains("==>"))
+    #expect(
+      one.standardOutput.hasPrefix("==> scene session BBB: \(state.archive("BBB")) <==\n"),
+      "\(one.standardOutput)")
+    #expect(one.standardOutput.components(separatedBy: "==>").count == 2)
     #expect(one.standardOutput.contains("TabController"))
     let dump = try ArchiveTool.run(["dump", state.savedState, "--session", "BBB"])
     #expect(dump.standardOutput.contains("Genève") && !dump.standardOutput.contains("Bern"))
@@ -113,5 +121,134 @@ import Testing
     #expect(result.status == 0, "\(result.standardError)")
     #expect(!result.standardOutput.contains("==>"))
     #expect(result.standardOutput.contains("CountryNCID"))
+    // Output for programs is the archive's own document, as for its file.
+    for mode in [["dump", "--json"], ["paths", "--dot"]] {
+      let fromFolder = try ArchiveTool.run(mode + [folder.path])
+      let fromFile = try ArchiveTool.run(mode + [folder.appendingPathComponent("data.data").path])
+      #expect(fromFolder.status == 0, "\(fromFolder.standardError)")
+      #expect(fromFolder.standardOutput == fromFile.standardOutput, "\(mode)")
+      #expect(
+        fromFolder.standardOutput.hasPrefix(mode[0] == "dump" ? "{" : "digraph restoration {"))
+    }
+  }
+
+  @Test("a lone scene session's archive is still headed with its session")
+  func loneSessionIsNamed() throws {
+    let state = try ScenesState(loneSession: true)
+    defer { state.remove() }
+    let header = "==> scene session AAA: \(state.archive("AAA")) <==\n"
+    for command in ["dump", "paths", "validate", "sizes"] {
+      for arguments in [
+        [command, state.savedState],
+        [command, "--bundle-id", "com.example.Scenes", "--state-dir", state.root.path],
+      ] {
+        let result = try ArchiveTool.run(arguments)
+        #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        #expect(result.standardOutput.hasPrefix(header), "\(arguments): \(result.standardOutput)")
+        #expect(result.standardOutput.components(separatedBy: "==>").count == 2)
+      }
+    }
+    // Output for programs names it too, inside the one document.
+    let json = try ArchiveTool.run(["dump", "--json", state.savedState])
+    #expect(json.status == 0, "\(json.standardError)")
+    let sections = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+    #expect(sections.map { $0["session"] as? String } == ["AAA"])
+    let dot = try ArchiveTool.run(["paths", "--dot", state.savedState])
+    #expect(dot.standardOutput.contains("label=\"scene session AAA\""), "\(dot.standardOutput)")
+  }
+
+  @Test("dump --json of several sessions is one JSON document naming each session")
+  func dumpJSONIsOneDocument() throws {
+    let state = try ScenesState()
+    defer { state.remove() }
+    for arguments in [
+      ["dump", "--json", state.savedState],
+      ["dump", "--json", "--bundle-id", "com.example.Scenes", "--state-dir", state.root.path],
+    ] {
+      let result = try ArchiveTool.run(arguments)
+      #expect(result.status == 0, "\(result.standardError)")
+      let parsed = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+      let sections = try #require(parsed as? [[String: Any]], "\(result.standardOutput)")
+      #expect(sections.map { $0["session"] as? String } == [nil, "AAA", "BBB"])
+      #expect(sections.first?["session"] is NSNull)
+      #expect(
+        sections.map { $0["path"] as? String } == [
+          "\(state.savedState)/data.data", state.archive("AAA"), state.archive("BBB"),
+        ])
+      #expect(sections.allSatisfy { $0["error"] is NSNull })
+      // Each session's part is what `dump --json` prints for its file alone.
+      for section in sections {
+        let path = try #require(section["path"] as? String)
+        let alone = try ArchiveTool.run(["dump", "--json", path])
+        #expect(alone.status == 0, "\(alone.standardError)")
+        let expected = try JSONSerialization.jsonObject(with: Data(alone.standardOutput.utf8))
+        let archive = try #require(section["archive"])
+        #expect(try canonical(archive) == canonical(expected), "\(path)")
+      }
+    }
+  }
+
+  @Test("a damaged session keeps its place, with its error, in --json and --dot, and fails")
+  func damagedSessionKeepsItsPlace() throws {
+    let state = try ScenesState()
+    defer { state.remove() }
+    let damaged = state.archive("AAA")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: damaged))
+    try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: damaged))
+
+    let result = try ArchiveTool.run(["dump", "--json", state.savedState])
+    #expect(result.status == ToolExitStatus.damaged.rawValue)
+    #expect(result.standardError.contains(damaged))
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+    let sections = try #require(parsed as? [[String: Any]], "\(result.standardOutput)")
+    #expect(sections.map { $0["session"] as? String } == [nil, "AAA", "BBB"])
+    #expect(sections[1]["archive"] is NSNull)
+    #expect((sections[1]["error"] as? String)?.contains("damaged archive") == true)
+    #expect(sections[2]["archive"] is [String: Any])
+
+    // The graph keeps the session's cluster, with a note saying why it is empty.
+    let dot = try ArchiveTool.run(["paths", "--dot", state.savedState])
+    #expect(dot.status == ToolExitStatus.damaged.rawValue)
+    let cluster = dot.standardOutput.components(separatedBy: "subgraph cluster_1 {").last ?? ""
+    #expect(cluster.contains("label=\"scene session AAA\";"), "\(dot.standardOutput)")
+    #expect(cluster.contains("s1_error [label=\"cannot be read: damaged archive: "))
+    #expect(dot.standardOutput.contains("label=\"scene session BBB\";"))
+  }
+
+  @Test("paths --dot of several sessions is one graph with a cluster per session")
+  func dotIsOneGraph() throws {
+    let state = try ScenesState()
+    defer { state.remove() }
+    let result = try ArchiveTool.run(["paths", "--dot", state.savedState])
+    #expect(result.status == 0, "\(result.standardError)")
+    let output = result.standardOutput
+    #expect(output.components(separatedBy: "digraph").count == 2, "\(output)")
+    #expect(output.hasPrefix("digraph ") && output.hasSuffix("}\n"))
+    #expect(!output.contains("==>"))
+    for (number, label) in ["app archive", "scene session AAA", "scene session BBB"].enumerated() {
+      #expect(output.contains("subgraph cluster_\(number) {"), "\(output)")
+      #expect(output.contains("label=\"\(label)\";"), "\(output)")
+    }
+    // Sessions AAA and BBB hold the same objects: their nodes must still be apart.
+    let nodes = output.split(separator: "\n").compactMap { line in
+      line.contains(" [label=") ? line.drop { $0 == " " }.prefix { $0 != " " } : nil
+    }
+    let single = try ArchiveTool.run(["paths", "--dot", state.archive("AAA")]).standardOutput
+    let perSession = single.split(separator: "\n").filter { $0.contains(" [label=") }.count
+    #expect(perSession > 0)
+    #expect(nodes.count > 2 * perSession)
+    #expect(Set(nodes).count == nodes.count, "\(output)")
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/dot") {
+      let file = state.root.appendingPathComponent("sessions.dot")
+      try Data(output.utf8).write(to: file)
+      let dot = try TestSupport.run("/usr/bin/dot", ["-Tcanon", file.path])
+      #expect(dot.status == 0, "\(dot.standardError)")
+    }
+  }
+
+  /// A JSON value written with sorted keys, to compare two parsed documents.
+  private func canonical(_ value: Any) throws -> Data {
+    try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
   }
 }

@@ -21,6 +21,13 @@ import Testing
     return Array(lines[(start + 1)...].prefix { $0 != "```" })
   }
 
+  /// The scene session a section header names (`==> scene session ID: PATH <==`), or nil.
+  private func session(inHeader line: String) -> String? {
+    let prefix = "==> scene session "
+    guard line.hasPrefix(prefix) else { return nil }
+    return String(line.dropFirst(prefix.count).prefix { $0 != ":" })
+  }
+
   @Test func theArchiveToolBlockIsWhatTheDescribedSessionSaves() throws {
     // The default state folder is $XDG_STATE_HOME/swift-state-restoration, for the app and the
     // tool alike: the README's commands name no folder.
@@ -45,6 +52,14 @@ import Testing
 
     let block = try readmeBlock()
     #expect(block.contains { $0.hasSuffix("[1] CountryVCID") })  // the capital that was open
+    // The header names the window's session, whose identifier is new at each run, and its
+    // archive under the state folder: the README shows a user's, under ~/.local/state.
+    let liveSession = try #require(
+      live.first.flatMap(session(inHeader:)), "no section header: \(paths.standardOutput)")
+    let readmeSession = try #require(
+      block.first.flatMap(session(inHeader:)), "README.md's block has no section header")
+    live[0] = live[0].replacingOccurrences(of: liveSession, with: readmeSession)
+      .replacingOccurrences(of: home.path, with: "~/.local/state")
     #expect(
       live == block,
       "README.md's block differs from the live output; paste this in:\n\(paths.standardOutput)")

@@ -228,7 +228,9 @@ enum ArchiveReader {
   static func verifyChecksum(_ bytes: [UInt8]) throws(RestorationError) {
     let start = ArchiveField.checksumOffset
     guard bytes.count > start + ArchiveField.checksumSize, bytes[start] == 0x44 else {
-      throw RestorationError(.notArchive, "no checksum object at byte 8", offset: start)
+      // Another program's property list: where its first object starts says nothing to the
+      // user, so the error names no byte.
+      throw RestorationError(.notArchive, "it does not start with this package's checksum")
     }
     let stored = bytes[(start + 1)...(start + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     let computed = CRC32.checksum(bytes[(start + ArchiveField.checksumSize)...])
