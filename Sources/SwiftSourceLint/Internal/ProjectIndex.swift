@@ -19,10 +19,6 @@ final class ProjectIndex {
   /// String constants by name; nil when two constants of that name differ.
   private var constants: [String: String?] = [:]
 
-  private lazy var reachesIdentifier = reaching { !$0.identifierAssignments.isEmpty }
-  private lazy var reachesClass = reaching { !$0.classAssignments.isEmpty }
-  private lazy var reachesConstruction = reaching { !$0.constructions.isEmpty }
-
   /// UIKit's view controller classes, where a module's superclass chain ends.
   private static let uikitControllers: Set<String> = [
     "UIViewController", "UITableViewController", "UICollectionViewController",
@@ -93,10 +89,11 @@ final class ProjectIndex {
     classChain(type).flatMap { functionsByOwner[$0] ?? [] }
   }
 
-  /// Whether the class (or a superclass) assigns its own restoration identifier anywhere.
+  /// Whether the class (or a superclass) assigns its own restoration identifier, not nil,
+  /// anywhere.
   func setsOwnIdentifier(_ type: String) -> Bool {
     functions(of: type).contains {
-      functions[$0].identifierAssignments.contains { $0.target == .ownObject }
+      functions[$0].identifierAssignments.contains { $0.target == .ownObject && !$0.isNil }
     }
   }
 
@@ -122,33 +119,142 @@ final class ProjectIndex {
     ].contains { function.isApplicationMethod($0) }
   }
 
-  /// For each function, the functions that call it by name.
-  private lazy var callers: [Int: [Int]] = {
-    var callers: [Int: [Int]] = [:]
-    for (caller, function) in functions.enumerated() {
-      for name in function.calls {
-        for callee in functionsByName[name] ?? [] { callers[callee, default: []].append(caller) }
-      }
-    }
-    return callers
-  }()
+  // MARK: Following a new object
 
-  /// The functions that satisfy a predicate or call, by name within the module, one that does.
-  private func reaching(_ predicate: (FunctionFacts) -> Bool) -> Set<Int> {
-    var reached = Set(functions.indices.filter { predicate(functions[$0]) })
-    var queue = Array(reached)
-    while let next = queue.popLast() {
-      for caller in callers[next] ?? [] where reached.insert(caller).inserted {
-        queue.append(caller)
-      }
+  /// What is set on one new controller: a restoration identifier (not nil) and a class.
+  struct Identity {
+    var identifier = false
+    var restorationClass = false
+
+    var isComplete: Bool { identifier && restorationClass }
+
+    mutating func formUnion(_ other: Identity) {
+      identifier = identifier || other.identifier
+      restorationClass = restorationClass || other.restorationClass
     }
-    return reached
   }
 
-  private func calleesReach(_ function: Int, _ set: Set<Int>) -> Bool {
-    functions[function].calls.contains { name in
-      (functionsByName[name] ?? []).contains { set.contains($0) }
+  /// How a function names the object followed: `self`, or a variable or parameter.
+  private enum Subject: Hashable {
+    case ownObject
+    case variable(String)
+  }
+
+  private struct Visit: Hashable {
+    var function: Int
+    var subject: Subject
+  }
+
+  /// What one function sets on the object it names `subject`.
+  ///
+  /// The methods called on the object (`self.init` and `super.init` too) and the functions it
+  /// is passed to are followed within the module; assignments to other objects do not count.
+  private func identity(
+    in function: Int, of subject: Subject, type: String, visited: inout Set<Visit>
+  ) -> Identity {
+    guard visited.insert(Visit(function: function, subject: subject)).inserted else {
+      return Identity()
     }
+    let facts = functions[function]
+    let target: AssignmentTarget
+    let passed: String
+    switch subject {
+    case .ownObject: (target, passed) = (.ownObject, "self")
+    case .variable(let name): (target, passed) = (.variable(name), name)
+    }
+    var identity = Identity(
+      identifier: facts.identifierAssignments.contains { $0.target == target && !$0.isNil },
+      restorationClass: facts.classAssignments.contains { $0.target == target })
+    for call in facts.callSites where !identity.isComplete {
+      var methods: [Int] = []
+      switch (call.receiver, subject) {
+      case (.ownObject, .ownObject):
+        methods = functions(of: type)
+      case (.superObject, .ownObject):
+        methods = classChain(facts.owner ?? type).dropFirst().flatMap {
+          functionsByOwner[$0] ?? []
+        }
+      case (.variable(let name), .variable(let followed)) where name == followed:
+        methods = functions(of: type)
+      default:
+        break
+      }
+      for method in methods
+      where functions[method].name == call.name && !functions[method].isStatic
+        && functions[method].accepts(call.labels)
+      {
+        identity.formUnion(self.identity(in: method, of: .ownObject, type: type, visited: &visited))
+      }
+      for (argument, name) in call.arguments.enumerated() where name == passed {
+        for callee in functionsByName[call.name] ?? [] {
+          guard let positions = functions[callee].parameterPositions(call.labels),
+            argument < positions.count
+          else { continue }
+          let parameter = functions[callee].parameterNames[positions[argument]]
+          identity.formUnion(
+            self.identity(in: callee, of: .variable(parameter), type: type, visited: &visited))
+        }
+      }
+    }
+    return identity
+  }
+
+  /// What is set on a controller created in a function: by the initializer its labels call
+  /// (the nearest class in the chain declaring one), by the properties' initial values, and
+  /// on the variable the function binds it to.
+  private func identity(of construction: Construction, in function: Int) -> Identity {
+    var visited: Set<Visit> = []
+    var identity = Identity()
+    for type in classChain(construction.type) {
+      let initializers = (functionsByOwner[type] ?? []).filter {
+        functions[$0].isInitializer && functions[$0].accepts(construction.labels)
+      }
+      guard !initializers.isEmpty else { continue }
+      for initializer in initializers {
+        identity.formUnion(
+          self.identity(
+            in: initializer, of: .ownObject, type: construction.type, visited: &visited))
+      }
+      break
+    }
+    for property in functions(of: construction.type)
+    where functions[property].labels == ["(property)"] && !functions[property].isStatic {
+      identity.formUnion(
+        self.identity(in: property, of: .ownObject, type: construction.type, visited: &visited))
+    }
+    if let variable = construction.variable {
+      identity.formUnion(
+        self.identity(
+          in: function, of: .variable(variable), type: construction.type, visited: &visited))
+    }
+    return identity
+  }
+
+  /// The module's controllers a function creates, each with what is set on it: created there,
+  /// or else by the functions it calls (then what it sets on their result counts too).
+  private func createdControllers(
+    in function: Int, depth: Int = 0
+  ) -> [(type: String, identity: Identity)] {
+    let facts = functions[function]
+    let created = facts.constructions.filter { classes[$0.type] != nil && isController($0.type) }
+    if !created.isEmpty || depth >= 4 {
+      return created.map { ($0.type, identity(of: $0, in: function)) }
+    }
+    var found: [(type: String, identity: Identity)] = []
+    for call in facts.callSites {
+      for callee in functionsByName[call.name] ?? [] where functions[callee].accepts(call.labels) {
+        for (type, created) in createdControllers(in: callee, depth: depth + 1) {
+          var identity = created
+          if let variable = call.resultVariable {
+            var visited: Set<Visit> = []
+            identity.formUnion(
+              self.identity(in: function, of: .variable(variable), type: type, visited: &visited))
+          }
+          found.append((type, identity))
+        }
+      }
+    }
+    return found
   }
 
   private func resolve(_ key: KeyUse.Key) -> String {
@@ -198,26 +304,23 @@ final class ProjectIndex {
     var findings: [LintFinding] = []
     for (index, function) in functions.enumerated() where !function.shown.isEmpty {
       for shown in function.shown {
-        let type: String
+        let construction: Construction
         if let constructed = shown.constructedType {
-          type = constructed
+          construction = Construction(
+            type: constructed, labels: shown.labels, variable: nil, line: shown.line)
         } else if let variable = shown.variable, let local = function.locals[variable],
           local.isConstructed
         {
-          type = local.type
+          construction =
+            function.constructions.last { $0.variable == variable }
+            ?? Construction(type: local.type, labels: [], variable: variable, line: shown.line)
         } else {
           continue
         }
+        let type = construction.type
         guard classes[type] != nil, isController(type) else { continue }
-        let onVariable: (Assignment) -> Bool = { assignment in
-          shown.variable.map { assignment.target == .variable($0) } ?? false
-        }
-        let identified =
-          function.identifierAssignments.contains(where: onVariable) || setsOwnIdentifier(type)
-        let classed =
-          function.classAssignments.contains(where: onVariable) || setsOwnRestorationClass(type)
-          || calleesReach(index, reachesClass)
-        guard identified, !classed else { continue }
+        let identity = identity(of: construction, in: index)
+        guard identity.identifier, !identity.restorationClass else { continue }
         findings.append(
           LintFinding(
             .warning, .controllerNotRecreatable,
@@ -232,22 +335,9 @@ final class ProjectIndex {
     var findings: [LintFinding] = []
     for (index, function) in functions.enumerated()
     where function.isRestorationFactory && function.isStatic {
-      var created = function.constructions.map(\.type).filter {
-        classes[$0] != nil && isController($0)
-      }
-      if created.isEmpty, calleesReach(index, reachesConstruction) {
-        // A helper creates it; the helper's own assignments count through the callees below.
-        created = function.calls.flatMap { functionsByName[$0] ?? [] }
-          .flatMap { functions[$0].constructions.map(\.type) }
-          .filter { classes[$0] != nil && isController($0) }
-      }
-      guard let type = created.first else { continue }
-      let identified =
-        !function.identifierAssignments.isEmpty || calleesReach(index, reachesIdentifier)
-        || setsOwnIdentifier(type)
-      let classed =
-        !function.classAssignments.isEmpty || calleesReach(index, reachesClass)
-        || setsOwnRestorationClass(type)
+      guard let (type, identity) = createdControllers(in: index).first else { continue }
+      let identified = identity.identifier
+      let classed = identity.restorationClass
       let missing: String
       switch (identified, classed) {
       case (true, true): continue
@@ -262,7 +352,7 @@ final class ProjectIndex {
       findings.append(
         LintFinding(
           .warning, .factoryWithoutRestorationIdentity,
-          "this restoration factory creates a \(type) but neither it, the initializers nor the functions it calls set \(missing) again: \(consequence); set restorationIdentifier = identifierComponents.last and restorationClass = \(type).self on the new controller (or in its initializer)",
+          "this restoration factory creates a \(type), but neither it, the initializer it calls nor the functions they call set \(missing) on it again: \(consequence); set restorationIdentifier = identifierComponents.last and restorationClass = \(type).self on the new controller (or in its initializer)",
           file: functionFiles[index], line: function.line, object: type))
     }
     return findings
