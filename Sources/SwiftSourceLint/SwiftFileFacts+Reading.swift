@@ -363,11 +363,11 @@ private final class FactCollector: SyntaxVisitor {
     let typeText = type?.trimmedDescription ?? typeElement.trimmedDescription
     let key = call.arguments.first { $0.label?.text == "forKey" }?.expression.trimmedDescription
     let what = key.map { "the value decoded for key \($0)" } ?? "the decoded value"
-    if let type, Self.isOptional(type) {
+    if let type, let wrapped = Self.optionalWrapped(type) {
       findings.append(
         LintFinding(
           .warning, .forceCastDecodedOptional,
-          "force-casts \(what) to the optional \(typeText): a missing key gives nil, but a value of another type (an archive from an older version of the app) crashes at launch; use 'as? \(typeText.dropLast())'",
+          "force-casts \(what) to the optional \(typeText): a missing key gives nil, but a value of another type (an archive from an older version of the app) crashes at launch; use 'as? \(wrapped.trimmedDescription)'",
           file: file, line: line(call)))
     } else {
       findings.append(
@@ -536,11 +536,19 @@ private final class FactCollector: SyntaxVisitor {
     return type.trimmedDescription
   }
 
-  static func isOptional(_ type: TypeSyntax) -> Bool {
-    if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
-      return true
+  /// The type an optional wraps (`String` for `String?`, `String!` and `Optional<String>`),
+  /// nil for a type that is not optional.
+  static func optionalWrapped(_ type: TypeSyntax) -> (any SyntaxProtocol)? {
+    if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType }
+    if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+      return unwrapped.wrappedType
     }
-    return type.as(IdentifierTypeSyntax.self)?.name.text == "Optional"
+    if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
+      let argument = identifier.genericArgumentClause?.arguments.first
+    {
+      return argument.argument
+    }
+    return nil
   }
 
   /// A call's argument labels, `_` for none and `*` for a trailing closure.

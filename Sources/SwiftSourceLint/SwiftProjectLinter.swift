@@ -5,9 +5,11 @@ public import StoryboardLint
 /// need more than one file.
 ///
 /// A class is the sum of its declaration and its extensions in every file; a storyboard
-/// scene's custom class is matched with the Swift class of that name; the app delegate is the
-/// class adopting `UIApplicationDelegate` (or marked `@main` or `@UIApplicationMain`), wherever
-/// it and its extensions are declared. A restoration factory is followed into the initializer its arguments' labels call, and into
+/// scene's custom class is matched with the Swift class of that name. The app delegate's opt-in
+/// and hooks are found by their signatures (`application(_:shouldSaveSecureApplicationState:)`,
+/// `application(_:viewControllerWithRestorationIdentifierPath:coder:)`...) in whichever type and
+/// file declare them, since a delegate often spreads over extensions or inherits its adoption.
+/// A restoration factory is followed into the initializer its arguments' labels call, and into
 /// the methods and functions that initializer and the factory call on the new controller,
 /// within the module: one that sets the identifier and class there is not reported, and only
 /// what is set on the new controller counts.
