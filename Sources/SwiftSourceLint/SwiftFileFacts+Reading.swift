@@ -363,19 +363,28 @@ private final class FactCollector: SyntaxVisitor {
     let typeText = type?.trimmedDescription ?? typeElement.trimmedDescription
     let key = call.arguments.first { $0.label?.text == "forKey" }?.expression.trimmedDescription
     let what = key.map { "the value decoded for key \($0)" } ?? "the decoded value"
+    let subject = ownerDescription
     if let type, let wrapped = Self.optionalWrapped(type) {
       findings.append(
         LintFinding(
           .warning, .forceCastDecodedOptional,
-          "force-casts \(what) to the optional \(typeText): a missing key gives nil, but a value of another type (an archive from an older version of the app) crashes at launch; use 'as? \(wrapped.trimmedDescription)'",
-          file: file, line: line(call)))
+          "\(subject) force-casts \(what) to the optional \(typeText): a missing key gives nil, but a value of another type (an archive from an older version of the app) crashes at launch; use 'as? \(wrapped.trimmedDescription)'",
+          file: file, line: line(call), object: functionStack.last?.owner))
     } else {
       findings.append(
         LintFinding(
           .error, .forceCastDecodedValue,
-          "force-casts \(what) to \(typeText): an archive without the key (saved before the key existed, or on a path that never writes it) crashes the app at launch; use 'as? \(typeText)' with a fallback, such as 'guard let value = ... as? \(typeText) else { return }'",
-          file: file, line: line(call)))
+          "\(subject) force-casts \(what) to \(typeText): an archive without the key (saved before the key existed, or on a path that never writes it) crashes the app at launch; use 'as? \(typeText)' with a fallback, such as 'guard let value = ... as? \(typeText) else { return }'",
+          file: file, line: line(call), object: functionStack.last?.owner))
     }
+  }
+
+  /// The subject of a finding in the code being read: its type, by kind (`class 'Map'`), or
+  /// the file's top-level code.
+  private var ownerDescription: String {
+    guard let owner = functionStack.last?.owner else { return "top-level code" }
+    let kind = types.first { $0.name == owner && $0.kind != .extensionType }?.kind
+    return "\(kind.map(TypeDeclaration.describe) ?? "type") '\(owner)'"
   }
 
   private func recordAssignment(to target: ExprSyntax, value: ExprSyntax) {
@@ -473,7 +482,10 @@ private final class FactCollector: SyntaxVisitor {
     if let forKey, name.hasPrefix("decode") || name.hasPrefix("encode"),
       !name.hasSuffix("IfPresent"), let key = Self.key(forKey)
     {
-      keyUses.append(KeyUse(key: key, isDecode: name.hasPrefix("decode"), method: name, line: at))
+      keyUses.append(
+        KeyUse(
+          key: key, isDecode: name.hasPrefix("decode"), method: name, owner: owner,
+          line: at))
     }
     if Self.showingMethods.contains(name), let first = node.arguments.first?.expression {
       recordShown(first, line: at)

@@ -40,6 +40,18 @@ struct TypeDeclaration: Sendable {
     case classType, structType, enumType, actorType, protocolType, extensionType
   }
 
+  /// The kind's keyword, as findings name a type: `class`, `struct`...
+  static func describe(_ kind: Kind) -> String {
+    switch kind {
+    case .classType: return "class"
+    case .structType: return "struct"
+    case .enumType: return "enum"
+    case .actorType: return "actor"
+    case .protocolType: return "protocol"
+    case .extensionType: return "type"
+    }
+  }
+
   var kind: Kind
   /// The type's name (an extension's extended type), last component only.
   var name: String
@@ -135,6 +147,8 @@ struct KeyUse: Sendable {
   var key: Key
   var isDecode: Bool
   var method: String
+  /// The type whose code reads or writes it.
+  var owner: String?
   var line: Int
 }
 

@@ -96,7 +96,7 @@ import Testing
     #expect(
       lines.contains {
         $0.hasPrefix(
-          "::error file=Project/Atlas/Countries/CountriesViewController.swift,line=18,title=restoration-lint decoded-key-never-encoded::decodes key \"countries\""
+          "::error file=Project/Atlas/Countries/CountriesViewController.swift,line=18,title=restoration-lint decoded-key-never-encoded::class 'CountriesViewController' decodes key \"countries\""
         )
       })
     #expect(

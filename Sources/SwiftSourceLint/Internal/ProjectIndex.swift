@@ -19,6 +19,9 @@ final class ProjectIndex {
   /// String constants by name; nil when two constants of that name differ.
   private var constants: [String: String?] = [:]
 
+  /// The kind of each type declared (not extended) in the module, by name.
+  private var kinds: [String: TypeDeclaration.Kind] = [:]
+
   /// UIKit's view controller classes, where a module's superclass chain ends.
   private static let uikitControllers: Set<String> = [
     "UIViewController", "UITableViewController", "UICollectionViewController",
@@ -34,6 +37,7 @@ final class ProjectIndex {
         if type.kind == .classType, classes[type.name] == nil {
           classes[type.name] = (type, file.file)
         }
+        if type.kind != .extensionType, kinds[type.name] == nil { kinds[type.name] = type.kind }
         adopted[type.name, default: []].formUnion(type.inherited)
         propertyTypes[type.name, default: [:]].merge(type.propertyTypes) { first, _ in first }
       }
@@ -117,6 +121,12 @@ final class ProjectIndex {
       "shouldSaveApplicationState", "shouldRestoreApplicationState",
       "shouldSaveSecureApplicationState", "shouldRestoreSecureApplicationState",
     ].contains { function.isApplicationMethod($0) }
+  }
+
+  /// The subject of a finding about a type's code: `class 'Map'`, or top-level code.
+  private func describe(_ owner: String?) -> String {
+    guard let owner else { return "top-level code" }
+    return "\(kinds[owner].map(TypeDeclaration.describe) ?? "type") '\(owner)'"
   }
 
   // MARK: Following a new object
@@ -292,7 +302,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .error, .restorationClassWithoutFactory,
-            "sets restorationClass to \(type), which declares no 'static func viewController(withRestorationIdentifierPath:coder:)' in this module: UIKit logs a warning at launch and the controller never comes back; declare the factory in \(type) or an extension, adopting UIViewControllerRestoration",
+            "\(describe(function.owner)) sets restorationClass to \(type), which declares no 'static func viewController(withRestorationIdentifierPath:coder:)' in this module: UIKit logs a warning at launch and the controller never comes back; declare the factory in \(type) or an extension, adopting UIViewControllerRestoration",
             file: functionFiles[index], line: assignment.line, object: type))
       }
     }
@@ -324,7 +334,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .warning, .controllerNotRecreatable,
-            "shows a \(type) created in code with a restoration identifier, but \(type) gets no restoration class and the app delegate has no application(_:viewControllerWithRestorationIdentifierPath:coder:): it is preserved, but nothing re-creates it at launch and the user lands on the screen below; set restorationClass = \(type).self and implement its viewController(withRestorationIdentifierPath:coder:)",
+            "\(describe(function.owner)) shows a \(type) created in code with a restoration identifier, but \(type) gets no restoration class and the app delegate has no application(_:viewControllerWithRestorationIdentifierPath:coder:): it is preserved, but nothing re-creates it at launch and the user lands on the screen below; set restorationClass = \(type).self and implement its viewController(withRestorationIdentifierPath:coder:)",
             file: functionFiles[index], line: shown.line, object: type))
       }
     }
@@ -352,7 +362,7 @@ final class ProjectIndex {
       findings.append(
         LintFinding(
           .warning, .factoryWithoutRestorationIdentity,
-          "this restoration factory creates a \(type), but neither it, the initializer it calls nor the functions they call set \(missing) on it again: \(consequence); set restorationIdentifier = identifierComponents.last and restorationClass = \(type).self on the new controller (or in its initializer)",
+          "the restoration factory of \(describe(function.owner)) creates a \(type), but neither it, the initializer it calls nor the functions they call set \(missing) on it again: \(consequence); set restorationIdentifier = identifierComponents.last and restorationClass = \(type).self on the new controller (or in its initializer)",
           file: functionFiles[index], line: function.line, object: type))
     }
     return findings
@@ -392,7 +402,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .warning, .restorationIdentitySetLate,
-            "sets the \(what) of \(owner) only in \(function.name): a controller whose view has not loaded (a tab not yet shown, a controller below the top of a stack) is not preserved, and at launch restoration looks the controller up before its view loads; set it in init or awakeFromNib",
+            "\(describe(owner)) sets its \(what) only in \(function.name): a controller whose view has not loaded (a tab not yet shown, a controller below the top of a stack) is not preserved, and at launch restoration looks the controller up before its view loads; set it in init or awakeFromNib",
             file: functionFiles[index], line: line, object: owner))
       }
     }
@@ -461,7 +471,7 @@ final class ProjectIndex {
       findings.append(
         LintFinding(
           .warning, .dataSourceWithoutModelAssociation,
-          "\(source) is the data source of \(description), which is restorable, but does not adopt UIDataSourceModelAssociation: its selection and scroll position come back by index, on the wrong row once the data has changed; adopt it (modelIdentifierForElement(at:in:) and indexPathForElement(withModelIdentifier:in:)), in an extension if you like",
+          "\(describe(source)) is the data source of \(description), which is restorable, but does not adopt UIDataSourceModelAssociation: its selection and scroll position come back by index, on the wrong row once the data has changed; adopt it (modelIdentifierForElement(at:in:) and indexPathForElement(withModelIdentifier:in:)), in an extension if you like",
           file: declaration.file, line: declaration.declaration.line, object: source))
     }
     return findings
@@ -509,7 +519,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .error, .rootBuiltInDidFinishLaunching,
-            "builds the window or its root view controller in application(_:didFinishLaunchingWithOptions:), but the app restores state, and restoration runs before this method: the new hierarchy replaces the restored one, and the user's place is lost at every launch; build them in application(_:willFinishLaunchingWithOptions:)",
+            "\(describe(function.owner)) builds the window or its root view controller in application(_:didFinishLaunchingWithOptions:), but the app restores state, and restoration runs before this method: the new hierarchy replaces the restored one, and the user's place is lost at every launch; build them in application(_:willFinishLaunchingWithOptions:)",
             file: functionFiles[index], line: line))
       }
     }
@@ -531,7 +541,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .warning, .deprecatedRestorationOptIn,
-            "opts in with the deprecated application(_:\(old):): the archive is then read without secure coding, and the method is deprecated since iOS 13.2; implement application(_:\(secure):) instead",
+            "\(describe(function.owner)) opts in with the deprecated application(_:\(old):): the archive is then read without secure coding, and the method is deprecated since iOS 13.2; implement application(_:\(secure):) instead",
             file: functionFiles[index], line: function.line))
       }
     }
@@ -548,7 +558,7 @@ final class ProjectIndex {
       findings.append(
         LintFinding(
           .warning, .restorableStateWithoutSuper,
-          "overrides \(function.name)(with:) without calling super.\(function.name)(with:): what UIKit itself saves for the object (a table view controller's selection and scroll position, a presented controller's presenter) is lost; call super first",
+          "\(describe(function.owner)) overrides \(function.name)(with:) without calling super.\(function.name)(with:): what UIKit itself saves for the object (a table view controller's selection and scroll position, a presented controller's presenter) is lost; call super first",
           file: functionFiles[index], line: function.line, object: function.owner))
     }
     return findings
@@ -572,7 +582,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .warning, .decodedKeyNeverEncoded,
-            "decodes key \(key) with \(use.method), but nothing in this module encodes it: the value is always missing at restore (nil, 0 or false); encode it in encodeRestorableState(with:), or fix the key's spelling",
+            "\(describe(use.owner)) decodes key \(key) with \(use.method), but nothing in this module encodes it: the value is always missing at restore (nil, 0 or false); encode it in encodeRestorableState(with:), or fix the key's spelling",
             file: file.file, line: use.line))
       }
     }
