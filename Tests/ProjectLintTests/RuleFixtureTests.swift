@@ -72,6 +72,12 @@ struct RuleVariant: Sendable, CustomTestStringConvertible {
       code: .factoryWithoutRestorationIdentity, folder: "passes-given-to-a-function",
       file: "MapViewController.swift", line: nil),
     .init(
+      code: .factoryWithoutRestorationIdentity, folder: "triggers-created-by-a-helper",
+      file: "MapViewController.swift", line: 6),
+    .init(
+      code: .factoryWithoutRestorationIdentity, folder: "passes-created-by-a-helper",
+      file: "MapViewController.swift", line: nil),
+    .init(
       code: .controllerNotRecreatable, folder: "triggers-in-a-navigation-controller",
       file: "NotesViewController.swift", line: 10),
     .init(

@@ -160,9 +160,13 @@ final class ProjectIndex {
   /// The methods called on the object (`self.init` and `super.init` too) and the functions it
   /// is passed to are followed within the module; assignments to other objects do not count.
   private func identity(
-    in function: Int, of subject: Subject, type: String, visited: inout Set<Visit>
+    in function: Int, of subject: Subject, type: String, visited: inout Set<Visit>,
+    depth: Int = 0
   ) -> Identity {
-    guard visited.insert(Visit(function: function, subject: subject)).inserted else {
+    // The depth keeps a long chain of calls from exhausting a worker thread's stack.
+    guard depth < Self.maximumCallDepth,
+      visited.insert(Visit(function: function, subject: subject)).inserted
+    else {
       return Identity()
     }
     let facts = functions[function]
@@ -193,7 +197,9 @@ final class ProjectIndex {
       where functions[method].name == call.name && !functions[method].isStatic
         && functions[method].accepts(call.labels)
       {
-        identity.formUnion(self.identity(in: method, of: .ownObject, type: type, visited: &visited))
+        identity.formUnion(
+          self.identity(
+            in: method, of: .ownObject, type: type, visited: &visited, depth: depth + 1))
       }
       for (argument, name) in call.arguments.enumerated() where name == passed {
         for callee in functionsByName[call.name] ?? [] {
@@ -202,7 +208,9 @@ final class ProjectIndex {
           else { continue }
           let parameter = functions[callee].parameterNames[positions[argument]]
           identity.formUnion(
-            self.identity(in: callee, of: .variable(parameter), type: type, visited: &visited))
+            self.identity(
+              in: callee, of: .variable(parameter), type: type, visited: &visited,
+              depth: depth + 1))
         }
       }
     }
@@ -240,19 +248,39 @@ final class ProjectIndex {
     return identity
   }
 
+  /// How deep calls are followed from a new controller or a factory.
+  private static let maximumCallDepth = 32
+
+  /// What ``createdControllers(in:depth:)`` found for each function, so that helpers shared by
+  /// many factories are read once.
+  private var createdByFunction: [Int: [(type: String, identity: Identity)]] = [:]
+
   /// The module's controllers a function creates, each with what is set on it: created there,
   /// or else by the functions it calls (then what it sets on their result counts too).
   private func createdControllers(
     in function: Int, depth: Int = 0
   ) -> [(type: String, identity: Identity)] {
+    if let known = createdByFunction[function] { return known }
     let facts = functions[function]
     let created = facts.constructions.filter { classes[$0.type] != nil && isController($0.type) }
-    if !created.isEmpty || depth >= 4 {
-      return created.map { ($0.type, identity(of: $0, in: function)) }
+    if !created.isEmpty || depth >= Self.maximumCallDepth {
+      let found = created.map { ($0.type, identity(of: $0, in: function)) }
+      createdByFunction[function] = found
+      return found
     }
+    // A function that calls itself back creates nothing more along that path.
+    createdByFunction[function] = []
     var found: [(type: String, identity: Identity)] = []
     for call in facts.callSites {
-      for callee in functionsByName[call.name] ?? [] where functions[callee].accepts(call.labels) {
+      let callees: [Int]
+      switch call.receiver {
+      case .ownObject: callees = functionsByName[call.name] ?? []
+      case .type(let type): callees = functions(of: type)
+      // A method of another object, or of super, does not create this controller.
+      case .variable, .superObject, .other: callees = []
+      }
+      for callee in callees
+      where functions[callee].name == call.name && functions[callee].accepts(call.labels) {
         for (type, created) in createdControllers(in: callee, depth: depth + 1) {
           var identity = created
           if let variable = call.resultVariable {
@@ -264,6 +292,7 @@ final class ProjectIndex {
         }
       }
     }
+    createdByFunction[function] = found
     return found
   }
 
@@ -362,7 +391,7 @@ final class ProjectIndex {
       findings.append(
         LintFinding(
           .warning, .factoryWithoutRestorationIdentity,
-          "the restoration factory of \(describe(function.owner)) creates a \(type), but neither it, the initializer it calls nor the functions they call set \(missing) on it again: \(consequence); set restorationIdentifier = identifierComponents.last and restorationClass = \(type).self on the new controller (or in its initializer)",
+          "the restoration factory of \(describe(function.owner)) creates a \(type), but neither it, the initializer it calls nor the functions they call set \(missing) again: \(consequence); set restorationIdentifier = identifierComponents.last and restorationClass = \(type).self on the new controller (or in its initializer)",
           file: functionFiles[index], line: function.line, object: type))
     }
     return findings
