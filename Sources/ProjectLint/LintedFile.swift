@@ -10,7 +10,7 @@ public enum LintedFileKind: String, Sendable, Hashable, Codable, CaseIterable {
   case swift
   /// An app's `Info.plist` (or `*-Info.plist`).
   case infoPlist
-  /// An Objective-C source file (`.m`, `.mm`): listed, not checked.
+  /// An Objective-C source or header file (`.m`, `.mm`, `.h`): listed, not checked.
   case objectiveC
 
   /// The kind a file's name says, or nil for a file the lint does not look at.
@@ -22,7 +22,9 @@ public enum LintedFileKind: String, Sendable, Hashable, Codable, CaseIterable {
     if name.hasSuffix(".xib") { return .xib }
     if name.hasSuffix(".swift") { return .swift }
     if name == "Info.plist" || name.hasSuffix("-Info.plist") { return .infoPlist }
-    if name.hasSuffix(".m") || name.hasSuffix(".mm") { return .objectiveC }
+    if name.hasSuffix(".m") || name.hasSuffix(".mm") || name.hasSuffix(".h") {
+      return .objectiveC
+    }
     return nil
   }
 

@@ -129,6 +129,8 @@ private final class FactCollector: SyntaxVisitor {
   private var typeStack: [(index: Int, depth: Int)] = []
   /// The functions being read, innermost last; closures belong to their function.
   private var functionStack: [FunctionFacts] = []
+  /// Calls whose result a local variable is bound to (`let map = Map()`), by the call's node.
+  private var boundCalls: [SyntaxIdentifier: String] = [:]
 
   init(file: String, converter: SourceLocationConverter) {
     self.file = file
@@ -233,6 +235,7 @@ private final class FactCollector: SyntaxVisitor {
       name: node.name.text,
       labels: node.signature.parameterClause.parameters.map(\.firstName.text),
       line: line(node.name))
+    Self.readParameters(node.signature.parameterClause, into: &facts)
     facts.isStatic = flags.isStatic
     facts.isOverride = flags.isOverride
     enter(facts)
@@ -240,11 +243,19 @@ private final class FactCollector: SyntaxVisitor {
   }
   override func visitPost(_ node: FunctionDeclSyntax) { leave() }
 
+  private static func readParameters(
+    _ clause: FunctionParameterClauseSyntax, into facts: inout FunctionFacts
+  ) {
+    facts.parameterNames = clause.parameters.map { ($0.secondName ?? $0.firstName).text }
+    facts.defaulted = clause.parameters.map { $0.defaultValue != nil }
+  }
+
   override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
     var facts = FunctionFacts(
       owner: currentOwner, name: "init",
       labels: node.signature.parameterClause.parameters.map(\.firstName.text),
       line: line(node.initKeyword))
+    Self.readParameters(node.signature.parameterClause, into: &facts)
     facts.isInitializer = true
     facts.isOverride = Self.flags(node.modifiers).isOverride
     enter(facts)
@@ -280,6 +291,9 @@ private final class FactCollector: SyntaxVisitor {
       if let value, let literal = Self.stringLiteral(value) {
         stringConstants[name] = literal
       }
+      if !synthesized, let value, let call = Self.unwrapped(value).as(FunctionCallExprSyntax.self) {
+        boundCalls[call.id] = name
+      }
       guard let binding = Self.binding(type: binding.typeAnnotation?.type, value: value) else {
         continue
       }
@@ -298,10 +312,18 @@ private final class FactCollector: SyntaxVisitor {
 
   override func visit(_ node: OptionalBindingConditionSyntax) -> SyntaxVisitorContinueKind {
     if !functionStack.isEmpty,
-      let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-      let binding = Self.binding(type: node.typeAnnotation?.type, value: node.initializer?.value)
+      let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
     {
-      functionStack[functionStack.count - 1].locals[name] = binding
+      if let value = node.initializer?.value,
+        let call = Self.unwrapped(value).as(FunctionCallExprSyntax.self)
+      {
+        boundCalls[call.id] = name
+      }
+      if let binding = Self.binding(
+        type: node.typeAnnotation?.type, value: node.initializer?.value)
+      {
+        functionStack[functionStack.count - 1].locals[name] = binding
+      }
     }
     return .visitChildren
   }
@@ -341,19 +363,28 @@ private final class FactCollector: SyntaxVisitor {
     let typeText = type?.trimmedDescription ?? typeElement.trimmedDescription
     let key = call.arguments.first { $0.label?.text == "forKey" }?.expression.trimmedDescription
     let what = key.map { "the value decoded for key \($0)" } ?? "the decoded value"
-    if let type, Self.isOptional(type) {
+    let subject = ownerDescription
+    if let type, let wrapped = Self.optionalWrapped(type) {
       findings.append(
         LintFinding(
           .warning, .forceCastDecodedOptional,
-          "force-casts \(what) to the optional \(typeText): a missing key gives nil, but a value of another type (an archive from an older version of the app) crashes at launch; use 'as? \(typeText.dropLast())'",
-          file: file, line: line(call)))
+          "\(subject) force-casts \(what) to the optional \(typeText): a missing key gives nil, but a value of another type (an archive from an older version of the app) crashes at launch; use 'as? \(wrapped.trimmedDescription)'",
+          file: file, line: line(call), object: functionStack.last?.owner))
     } else {
       findings.append(
         LintFinding(
           .error, .forceCastDecodedValue,
-          "force-casts \(what) to \(typeText): an archive without the key (saved before the key existed, or on a path that never writes it) crashes the app at launch; use 'as? \(typeText)' with a fallback, such as 'guard let value = ... as? \(typeText) else { return }'",
-          file: file, line: line(call)))
+          "\(subject) force-casts \(what) to \(typeText): an archive without the key (saved before the key existed, or on a path that never writes it) crashes the app at launch; use 'as? \(typeText)' with a fallback, such as 'guard let value = ... as? \(typeText) else { return }'",
+          file: file, line: line(call), object: functionStack.last?.owner))
     }
+  }
+
+  /// The subject of a finding in the code being read: its type, by kind (`class 'Map'`), or
+  /// the file's top-level code.
+  private var ownerDescription: String {
+    guard let owner = functionStack.last?.owner else { return "top-level code" }
+    let kind = types.first { $0.name == owner && $0.kind != .extensionType }?.kind
+    return "\(kind.map(TypeDeclaration.describe) ?? "type") '\(owner)'"
   }
 
   private func recordAssignment(to target: ExprSyntax, value: ExprSyntax) {
@@ -375,7 +406,9 @@ private final class FactCollector: SyntaxVisitor {
     switch property {
     case "restorationIdentifier":
       functionStack[index].identifierAssignments.append(
-        Assignment(target: assignmentTarget, line: at))
+        Assignment(
+          target: assignmentTarget, isNil: Self.unwrapped(value).is(NilLiteralExprSyntax.self),
+          line: at))
     case "restorationClass":
       functionStack[index].classAssignments.append(
         Assignment(target: assignmentTarget, valueType: Self.classValue(value), line: at))
@@ -402,6 +435,8 @@ private final class FactCollector: SyntaxVisitor {
       functionStack[index].windowAssignments.append(at)
     case "window" where base == nil || base.map(Self.isSelf) == true:
       functionStack[index].windowAssignments.append(at)
+    case "viewControllers":
+      recordShown(value, line: at)
     default:
       return
     }
@@ -411,24 +446,46 @@ private final class FactCollector: SyntaxVisitor {
     guard !functionStack.isEmpty else { return .visitChildren }
     let index = functionStack.count - 1
     let at = line(node)
-    if let type = Self.constructedType(node) {
-      let resolved = type == "Self" ? (functionStack[index].owner ?? type) : type
-      functionStack[index].constructions.append((resolved, at))
+    let labels = Self.labels(node)
+    // Read the flags alone: a copy of the function's facts would make each append copy them.
+    let (isInitializer, isStatic, owner) = (
+      functionStack[index].isInitializer, functionStack[index].isStatic, functionStack[index].owner
+    )
+    let member = node.calledExpression.as(MemberAccessExprSyntax.self)
+    let delegates =
+      isInitializer && !isStatic && member?.declName.baseName.text == "init"
+      && member?.base.map(Self.isSelf) == true
+    if !delegates, let type = Self.constructedType(node) {
+      let resolved = type == "Self" ? (owner ?? type) : type
+      var construction = Construction(
+        type: resolved, labels: labels, variable: boundCalls[node.id], line: at)
+      for argument in node.arguments where argument.label?.text == "rootViewController" {
+        construction.wrapped += shownControllers(argument.expression, line: at)
+      }
+      functionStack[index].constructions.append(construction)
       return .visitChildren
     }
     guard let name = Self.calledName(node) else { return .visitChildren }
-    if let member = node.calledExpression.as(MemberAccessExprSyntax.self),
-      member.base?.is(SuperExprSyntax.self) == true
-    {
+    if member?.base?.is(SuperExprSyntax.self) == true {
       functionStack[index].superCalls.insert(name)
     } else {
       functionStack[index].calls.insert(name)
     }
+    functionStack[index].callSites.append(
+      CallSite(
+        name: name, labels: labels, receiver: Self.receiver(member?.base),
+        arguments: node.arguments.map {
+          Self.unwrapped($0.expression).as(DeclReferenceExprSyntax.self)?.baseName.text
+        },
+        resultVariable: boundCalls[node.id], line: at))
     let forKey = node.arguments.first { $0.label?.text == "forKey" }?.expression
     if let forKey, name.hasPrefix("decode") || name.hasPrefix("encode"),
       !name.hasSuffix("IfPresent"), let key = Self.key(forKey)
     {
-      keyUses.append(KeyUse(key: key, isDecode: name.hasPrefix("decode"), method: name, line: at))
+      keyUses.append(
+        KeyUse(
+          key: key, isDecode: name.hasPrefix("decode"), method: name, owner: owner,
+          line: at))
     }
     if Self.showingMethods.contains(name), let first = node.arguments.first?.expression {
       recordShown(first, line: at)
@@ -438,22 +495,38 @@ private final class FactCollector: SyntaxVisitor {
 
   private static let showingMethods: Set<String> = [
     "pushViewController", "present", "presentViewController", "show", "showDetailViewController",
-    "setViewControllers",
+    "setViewControllers", "addChild", "addChildViewController",
   ]
 
   private func recordShown(_ expression: ExprSyntax, line at: Int) {
-    let index = functionStack.count - 1
+    functionStack[functionStack.count - 1].shown += shownControllers(expression, line: at)
+  }
+
+  /// The controllers an expression shows: itself, the elements of an array, and the
+  /// controllers a navigation controller wraps (`rootViewController:`), inline or bound to a
+  /// variable earlier in the function.
+  private func shownControllers(_ expression: ExprSyntax, line at: Int) -> [ShownController] {
     let unwrapped = Self.unwrapped(expression)
     if let array = unwrapped.as(ArrayExprSyntax.self) {
-      for element in array.elements { recordShown(element.expression, line: at) }
-    } else if let reference = unwrapped.as(DeclReferenceExprSyntax.self) {
-      functionStack[index].shown.append(
-        ShownController(variable: reference.baseName.text, line: at))
-    } else if let call = unwrapped.as(FunctionCallExprSyntax.self),
-      let type = Self.constructedType(call)
-    {
-      functionStack[index].shown.append(ShownController(constructedType: type, line: at))
+      return array.elements.flatMap { shownControllers($0.expression, line: at) }
     }
+    if let reference = unwrapped.as(DeclReferenceExprSyntax.self) {
+      let name = reference.baseName.text
+      let wrapped =
+        functionStack.last?.constructions.last { $0.variable == name }?.wrapped ?? []
+      return [ShownController(variable: name, line: at)]
+        + wrapped.map { wrapped in
+          var shown = wrapped
+          shown.line = at
+          return shown
+        }
+    }
+    if let call = unwrapped.as(FunctionCallExprSyntax.self), let type = Self.constructedType(call) {
+      let wrapped = call.arguments.filter { $0.label?.text == "rootViewController" }
+        .flatMap { shownControllers($0.expression, line: at) }
+      return [ShownController(constructedType: type, labels: Self.labels(call), line: at)] + wrapped
+    }
+    return []
   }
 
   override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
@@ -475,11 +548,37 @@ private final class FactCollector: SyntaxVisitor {
     return type.trimmedDescription
   }
 
-  static func isOptional(_ type: TypeSyntax) -> Bool {
-    if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
-      return true
+  /// The type an optional wraps (`String` for `String?`, `String!` and `Optional<String>`),
+  /// nil for a type that is not optional.
+  static func optionalWrapped(_ type: TypeSyntax) -> (any SyntaxProtocol)? {
+    if let optional = type.as(OptionalTypeSyntax.self) { return optional.wrappedType }
+    if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+      return unwrapped.wrappedType
     }
-    return type.as(IdentifierTypeSyntax.self)?.name.text == "Optional"
+    if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
+      let argument = identifier.genericArgumentClause?.arguments.first
+    {
+      return argument.argument
+    }
+    return nil
+  }
+
+  /// A call's argument labels, `_` for none and `*` for a trailing closure.
+  static func labels(_ call: FunctionCallExprSyntax) -> [String] {
+    call.arguments.map { $0.label?.text ?? "_" }
+      + (call.trailingClosure == nil ? [] : ["*"])
+      + call.additionalTrailingClosures.map(\.label.text)
+  }
+
+  static func receiver(_ base: ExprSyntax?) -> CallSite.Receiver {
+    guard let base else { return .ownObject }
+    if base.is(SuperExprSyntax.self) { return .superObject }
+    if isSelf(base) { return .ownObject }
+    if let reference = unwrapped(base).as(DeclReferenceExprSyntax.self) {
+      let name = reference.baseName.text
+      return name.first?.isUppercase == true ? .type(name) : .variable(name)
+    }
+    return .other
   }
 
   /// The expression inside parentheses, `try`, `await`, `?` and `!`.

@@ -40,6 +40,18 @@ struct TypeDeclaration: Sendable {
     case classType, structType, enumType, actorType, protocolType, extensionType
   }
 
+  /// The kind's keyword, as findings name a type: `class`, `struct`...
+  static func describe(_ kind: Kind) -> String {
+    switch kind {
+    case .classType: return "class"
+    case .structType: return "struct"
+    case .enumType: return "enum"
+    case .actorType: return "actor"
+    case .protocolType: return "protocol"
+    case .extensionType: return "type"
+    }
+  }
+
   var kind: Kind
   /// The type's name (an extension's extended type), last component only.
   var name: String
@@ -68,6 +80,8 @@ struct Assignment: Sendable {
   var valueType: String?
   /// For a data source given as a name, that name (a property or a variable).
   var valueName: String?
+  /// Whether the value is `nil`: clearing an identifier does not make an object restorable.
+  var isNil = false
   var line: Int
 }
 
@@ -77,6 +91,43 @@ struct ShownController: Sendable {
   var variable: String?
   /// The type created in the call.
   var constructedType: String?
+  /// The argument labels of that creation, which pick the initializer called.
+  var labels: [String] = []
+  var line: Int
+}
+
+/// A type created in code: `Type(...)`, `Type.init(...)` or `Self()`.
+struct Construction: Sendable {
+  var type: String
+  /// The argument labels, `_` for none, which pick the initializer called.
+  var labels: [String]
+  /// The local variable the new object is bound to, if any.
+  var variable: String?
+  /// Controllers passed as `rootViewController:` (a navigation controller wrapping them).
+  var wrapped: [ShownController] = []
+  var line: Int
+}
+
+/// A call of a function or method, with what the rules need to follow it to its callee.
+struct CallSite: Sendable {
+  /// What the call is made on.
+  enum Receiver: Sendable, Hashable {
+    /// No receiver, or `self`: the object itself (or the type, in a static method).
+    case ownObject
+    case superObject
+    case variable(String)
+    /// A type: `Type.method(...)`.
+    case type(String)
+    case other
+  }
+
+  var name: String
+  var labels: [String]
+  var receiver: Receiver
+  /// For each argument, the variable passed (`self` for the object itself), if a plain name.
+  var arguments: [String?]
+  /// The local variable the result is bound to, if any.
+  var resultVariable: String?
   var line: Int
 }
 
@@ -96,6 +147,8 @@ struct KeyUse: Sendable {
   var key: Key
   var isDecode: Bool
   var method: String
+  /// The type whose code reads or writes it.
+  var owner: String?
   var line: Int
 }
 
@@ -107,6 +160,10 @@ struct FunctionFacts: Sendable {
   var name: String
   /// The argument labels, `_` for none.
   var labels: [String]
+  /// The parameters' internal names, in order.
+  var parameterNames: [String] = []
+  /// Which parameters have a default value, so a call may leave them out.
+  var defaulted: [Bool] = []
   var isStatic = false
   var isOverride = false
   var isInitializer = false
@@ -116,10 +173,13 @@ struct FunctionFacts: Sendable {
   var dataSourceAssignments: [Assignment] = []
   /// Lines that assign the window or a root view controller.
   var windowAssignments: [Int] = []
-  /// Types created with `Type(...)`, `Self()` or `self.init(...)`, with their lines.
-  var constructions: [(type: String, line: Int)] = []
+  /// Types created with `Type(...)` or `Self()`.
+  var constructions: [Construction] = []
   /// Base names of the functions and methods it calls.
   var calls: Set<String> = []
+  /// The calls, in order, with their receivers and arguments; `self.init(...)` and
+  /// `super.init(...)` in an initializer are calls of `init` on the object.
+  var callSites: [CallSite] = []
   /// Names of the `super` methods it calls.
   var superCalls: Set<String> = []
   var shown: [ShownController] = []
@@ -132,6 +192,28 @@ struct FunctionFacts: Sendable {
   /// `application(_:`).
   func isApplicationMethod(_ label: String) -> Bool {
     name == "application" && labels.count >= 2 && labels[1] == label
+  }
+
+  /// Whether a call with these argument labels can call it: the labels match, leaving out
+  /// parameters with default values (`*`, a trailing closure, matches any label).
+  func accepts(_ callLabels: [String]) -> Bool {
+    parameterPositions(callLabels) != nil
+  }
+
+  /// For each argument of a call with these labels, the position of its parameter; nil when
+  /// the call cannot call this function.
+  func parameterPositions(_ callLabels: [String]) -> [Int]? {
+    var positions: [Int] = []
+    for (index, label) in labels.enumerated() {
+      if positions.count < callLabels.count,
+        callLabels[positions.count] == label || callLabels[positions.count] == "*"
+      {
+        positions.append(index)
+      } else if !(defaulted.indices.contains(index) && defaulted[index]) {
+        return nil
+      }
+    }
+    return positions.count == callLabels.count ? positions : nil
   }
 
   /// Whether it is the restoration factory `viewController(withRestorationIdentifierPath:coder:)`.

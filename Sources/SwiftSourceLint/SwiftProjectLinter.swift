@@ -5,11 +5,14 @@ public import StoryboardLint
 /// need more than one file.
 ///
 /// A class is the sum of its declaration and its extensions in every file; a storyboard
-/// scene's custom class is matched with the Swift class of that name; the app delegate is the
-/// class adopting `UIApplicationDelegate` (or marked `@main` or `@UIApplicationMain`), wherever
-/// it and its extensions are declared. Calls are followed within the module by name, so a
-/// factory that delegates to an initializer or a helper that sets the restoration identifier is
-/// not reported.
+/// scene's custom class is matched with the Swift class of that name. The app delegate's opt-in
+/// and hooks are found by their signatures (`application(_:shouldSaveSecureApplicationState:)`,
+/// `application(_:viewControllerWithRestorationIdentifierPath:coder:)`...) in whichever type and
+/// file declare them, since a delegate often spreads over extensions or inherits its adoption.
+/// A restoration factory is followed into the initializer its arguments' labels call, and into
+/// the methods and functions that initializer and the factory call on the new controller,
+/// within the module: one that sets the identifier and class there is not reported, and only
+/// what is set on the new controller counts.
 ///
 /// ```swift
 /// let facts = files.map { SwiftFileFacts(source: $0.bytes, file: $0.path) }
@@ -33,8 +36,8 @@ public struct SwiftProjectLinter {
   /// cross files.
   ///
   /// - Returns: The findings, grouped by file in the order given, in line order.
-  /// - Complexity: Linear in the size of the facts, plus the calls followed between functions
-  ///   (each function's reach is computed once).
+  /// - Complexity: Linear in the size of the facts, plus the calls followed from each
+  ///   restoration factory and each controller shown (each function once per object followed).
   public func findings() -> [LintFinding] {
     var findings = files.flatMap(\.findings)
     findings += index.crossFileFindings()

@@ -65,6 +65,20 @@ import Testing
     #expect(result.files.isEmpty)
   }
 
+  @Test func objectiveCSourcesAndHeadersAreListedNotChecked() throws {
+    let base = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: base) }
+    try write("#import \"Map.h\"\n", "Map.m", in: base)
+    try write("@interface Map : NSObject\n@end\n", "Map.h", in: base)
+    try write("#import \"Map.h\"\n", "Bridge.mm", in: base)
+    let result = try ProjectLinter().lint([base.path])
+    #expect(result.unchecked.map(\.reason) == [.objectiveC, .objectiveC, .objectiveC])
+    #expect(
+      Set(result.unchecked.map { URL(fileURLWithPath: $0.file).lastPathComponent })
+        == ["Map.m", "Map.h", "Bridge.mm"])
+    #expect(result.text.hasSuffix("; 3 Objective-C files not checked\n"))
+  }
+
   @Test func deeplyNestedSwiftIsANoteNotACrash() throws {
     let base = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: base) }

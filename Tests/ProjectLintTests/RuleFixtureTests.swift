@@ -50,6 +50,51 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
   ]
 }
 
+/// A further fixture folder of a rule (`triggers-...` or `passes-...`), for the ways a rule
+/// follows the code: the initializer called, the object assigned, the ways a controller is shown.
+struct RuleVariant: Sendable, CustomTestStringConvertible {
+  var code: LintFinding.Code
+  var folder: String
+  var file: String
+  /// The finding's line; nil for a folder that must give none.
+  var line: Int?
+
+  var testDescription: String { "\(code.rawValue)/\(folder)" }
+
+  static let all: [RuleVariant] = [
+    .init(
+      code: .factoryWithoutRestorationIdentity, folder: "triggers-another-initializer",
+      file: "MapViewController.swift", line: 13),
+    .init(
+      code: .factoryWithoutRestorationIdentity, folder: "triggers-identifier-cleared",
+      file: "MapViewController.swift", line: 6),
+    .init(
+      code: .factoryWithoutRestorationIdentity, folder: "passes-given-to-a-function",
+      file: "MapViewController.swift", line: nil),
+    .init(
+      code: .factoryWithoutRestorationIdentity, folder: "triggers-created-by-a-helper",
+      file: "MapViewController.swift", line: 6),
+    .init(
+      code: .factoryWithoutRestorationIdentity, folder: "passes-created-by-a-helper",
+      file: "MapViewController.swift", line: nil),
+    .init(
+      code: .controllerNotRecreatable, folder: "triggers-in-a-navigation-controller",
+      file: "NotesViewController.swift", line: 10),
+    .init(
+      code: .controllerNotRecreatable, folder: "triggers-in-view-controllers",
+      file: "NotesViewController.swift", line: 9),
+    .init(
+      code: .controllerNotRecreatable, folder: "triggers-as-a-child",
+      file: "NotesViewController.swift", line: 9),
+    .init(
+      code: .controllerNotRecreatable, folder: "triggers-class-set-on-another-controller",
+      file: "NotesViewController.swift", line: 10),
+    .init(
+      code: .controllerNotRecreatable, folder: "passes-in-a-navigation-controller",
+      file: "NotesViewController.swift", line: nil),
+  ]
+}
+
 /// Every Swift rule on a fixture that triggers it and on a near-identical one that must not.
 @Suite struct RuleFixtureTests {
   @Test(arguments: RuleCase.all)
@@ -84,6 +129,18 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     #expect(result.unreadable.isEmpty)
     #expect(result.files.count >= 1)
     #expect(!result.findings.contains { $0.code == rule.code }, "\(result.text)")
+  }
+
+  @Test(arguments: RuleVariant.all)
+  func furtherFixturesGiveTheirFindingOrNone(_ variant: RuleVariant) throws {
+    let folder = ProjectFixtures.rule(variant.code.rawValue, variant.folder)
+    let result = try ProjectLinter().lint([folder])
+    #expect(result.unreadable.isEmpty)
+    #expect(result.files.count >= 1)
+    let found = result.findings.filter { $0.code == variant.code }
+    let expected = variant.line.map { [$0] } ?? []
+    #expect(found.map { $0.line ?? 0 } == expected, "\(result.text)")
+    #expect(found.allSatisfy { $0.file == "\(folder)/\(variant.file)" })
   }
 
   @Test func everySwiftRuleHasItsFixtures() {

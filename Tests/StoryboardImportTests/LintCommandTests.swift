@@ -132,10 +132,40 @@ import Testing
       $0.contains(": error: ") || $0.contains(": warning: ") || $0.contains(": note: ")
     }
     #expect(findings.count == 15)
-    for line in findings {
+    // The Swift rules' fixtures, each folder a module of its own, and the project folder.
+    let rules = Fixtures.packageRoot.appendingPathComponent("Tests/ProjectLintTests/Fixtures/Rules")
+    var swiftFindings: [Substring] = []
+    for rule in try FileManager.default.contentsOfDirectory(atPath: rules.path).sorted() {
+      let folder = rules.appendingPathComponent(rule)
+      for variant in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+        let path = folder.appendingPathComponent(variant).path
+        let output = try runProduct("restoration-archive-tool", ["lint", path]).standardOutput
+        swiftFindings += output.split(separator: "\n").filter { $0.contains(".swift:") }
+      }
+    }
+    let project = Fixtures.packageRoot.appendingPathComponent(
+      "Tests/ProjectLintTests/Fixtures/Project")
+    swiftFindings += try runProduct("restoration-archive-tool", ["lint", project.path])
+      .standardOutput.split(separator: "\n").filter { $0.contains(".swift:") }
+    #expect(swiftFindings.count >= 20)
+    // A Swift finding starts with the type whose code it is about (or names the comment, the
+    // parser or the top-level code), not with a verb.
+    let subjects = [
+      "class '", "struct '", "enum '", "actor '", "type '", "top-level code ",
+      "the restoration factory of ", "the Swift parser ", "'restoration-lint:",
+    ]
+    for line in swiftFindings {
+      let message = try #require(line.split(separator: ": ", maxSplits: 2).last)
+      #expect(subjects.contains { message.hasPrefix($0) }, "\(line)")
+    }
+    for line in findings + swiftFindings {
       let message = try #require(line.split(separator: ": ", maxSplits: 2).last)
       let firstWord = message.prefix { $0 != " " }
-      #expect(!["has", "is", "restoration", "a"].contains(firstWord), "\(line)")
+      #expect(
+        ![
+          "has", "is", "restoration", "a", "sets", "shows", "overrides", "opts", "decodes",
+          "builds", "force-casts", "this",
+        ].contains(firstWord), "\(line)")
       // Nothing said twice, such as the identifier in the subject and again after it.
       let identifiers = message.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }
       #expect(

@@ -19,9 +19,8 @@ final class ProjectIndex {
   /// String constants by name; nil when two constants of that name differ.
   private var constants: [String: String?] = [:]
 
-  private lazy var reachesIdentifier = reaching { !$0.identifierAssignments.isEmpty }
-  private lazy var reachesClass = reaching { !$0.classAssignments.isEmpty }
-  private lazy var reachesConstruction = reaching { !$0.constructions.isEmpty }
+  /// The kind of each type declared (not extended) in the module, by name.
+  private var kinds: [String: TypeDeclaration.Kind] = [:]
 
   /// UIKit's view controller classes, where a module's superclass chain ends.
   private static let uikitControllers: Set<String> = [
@@ -38,6 +37,7 @@ final class ProjectIndex {
         if type.kind == .classType, classes[type.name] == nil {
           classes[type.name] = (type, file.file)
         }
+        if type.kind != .extensionType, kinds[type.name] == nil { kinds[type.name] = type.kind }
         adopted[type.name, default: []].formUnion(type.inherited)
         propertyTypes[type.name, default: [:]].merge(type.propertyTypes) { first, _ in first }
       }
@@ -93,10 +93,11 @@ final class ProjectIndex {
     classChain(type).flatMap { functionsByOwner[$0] ?? [] }
   }
 
-  /// Whether the class (or a superclass) assigns its own restoration identifier anywhere.
+  /// Whether the class (or a superclass) assigns its own restoration identifier, not nil,
+  /// anywhere.
   func setsOwnIdentifier(_ type: String) -> Bool {
     functions(of: type).contains {
-      functions[$0].identifierAssignments.contains { $0.target == .ownObject }
+      functions[$0].identifierAssignments.contains { $0.target == .ownObject && !$0.isNil }
     }
   }
 
@@ -122,33 +123,177 @@ final class ProjectIndex {
     ].contains { function.isApplicationMethod($0) }
   }
 
-  /// For each function, the functions that call it by name.
-  private lazy var callers: [Int: [Int]] = {
-    var callers: [Int: [Int]] = [:]
-    for (caller, function) in functions.enumerated() {
-      for name in function.calls {
-        for callee in functionsByName[name] ?? [] { callers[callee, default: []].append(caller) }
-      }
-    }
-    return callers
-  }()
-
-  /// The functions that satisfy a predicate or call, by name within the module, one that does.
-  private func reaching(_ predicate: (FunctionFacts) -> Bool) -> Set<Int> {
-    var reached = Set(functions.indices.filter { predicate(functions[$0]) })
-    var queue = Array(reached)
-    while let next = queue.popLast() {
-      for caller in callers[next] ?? [] where reached.insert(caller).inserted {
-        queue.append(caller)
-      }
-    }
-    return reached
+  /// The subject of a finding about a type's code: `class 'Map'`, or top-level code.
+  private func describe(_ owner: String?) -> String {
+    guard let owner else { return "top-level code" }
+    return "\(kinds[owner].map(TypeDeclaration.describe) ?? "type") '\(owner)'"
   }
 
-  private func calleesReach(_ function: Int, _ set: Set<Int>) -> Bool {
-    functions[function].calls.contains { name in
-      (functionsByName[name] ?? []).contains { set.contains($0) }
+  // MARK: Following a new object
+
+  /// What is set on one new controller: a restoration identifier (not nil) and a class.
+  struct Identity {
+    var identifier = false
+    var restorationClass = false
+
+    var isComplete: Bool { identifier && restorationClass }
+
+    mutating func formUnion(_ other: Identity) {
+      identifier = identifier || other.identifier
+      restorationClass = restorationClass || other.restorationClass
     }
+  }
+
+  /// How a function names the object followed: `self`, or a variable or parameter.
+  private enum Subject: Hashable {
+    case ownObject
+    case variable(String)
+  }
+
+  private struct Visit: Hashable {
+    var function: Int
+    var subject: Subject
+  }
+
+  /// What one function sets on the object it names `subject`.
+  ///
+  /// The methods called on the object (`self.init` and `super.init` too) and the functions it
+  /// is passed to are followed within the module; assignments to other objects do not count.
+  private func identity(
+    in function: Int, of subject: Subject, type: String, visited: inout Set<Visit>,
+    depth: Int = 0
+  ) -> Identity {
+    // The depth keeps a long chain of calls from exhausting a worker thread's stack.
+    guard depth < Self.maximumCallDepth,
+      visited.insert(Visit(function: function, subject: subject)).inserted
+    else {
+      return Identity()
+    }
+    let facts = functions[function]
+    let target: AssignmentTarget
+    let passed: String
+    switch subject {
+    case .ownObject: (target, passed) = (.ownObject, "self")
+    case .variable(let name): (target, passed) = (.variable(name), name)
+    }
+    var identity = Identity(
+      identifier: facts.identifierAssignments.contains { $0.target == target && !$0.isNil },
+      restorationClass: facts.classAssignments.contains { $0.target == target })
+    for call in facts.callSites where !identity.isComplete {
+      var methods: [Int] = []
+      switch (call.receiver, subject) {
+      case (.ownObject, .ownObject):
+        methods = functions(of: type)
+      case (.superObject, .ownObject):
+        methods = classChain(facts.owner ?? type).dropFirst().flatMap {
+          functionsByOwner[$0] ?? []
+        }
+      case (.variable(let name), .variable(let followed)) where name == followed:
+        methods = functions(of: type)
+      default:
+        break
+      }
+      for method in methods
+      where functions[method].name == call.name && !functions[method].isStatic
+        && functions[method].accepts(call.labels)
+      {
+        identity.formUnion(
+          self.identity(
+            in: method, of: .ownObject, type: type, visited: &visited, depth: depth + 1))
+      }
+      for (argument, name) in call.arguments.enumerated() where name == passed {
+        for callee in functionsByName[call.name] ?? [] {
+          guard let positions = functions[callee].parameterPositions(call.labels),
+            argument < positions.count
+          else { continue }
+          let parameter = functions[callee].parameterNames[positions[argument]]
+          identity.formUnion(
+            self.identity(
+              in: callee, of: .variable(parameter), type: type, visited: &visited,
+              depth: depth + 1))
+        }
+      }
+    }
+    return identity
+  }
+
+  /// What is set on a controller created in a function: by the initializer its labels call
+  /// (the nearest class in the chain declaring one), by the properties' initial values, and
+  /// on the variable the function binds it to.
+  private func identity(of construction: Construction, in function: Int) -> Identity {
+    var visited: Set<Visit> = []
+    var identity = Identity()
+    for type in classChain(construction.type) {
+      let initializers = (functionsByOwner[type] ?? []).filter {
+        functions[$0].isInitializer && functions[$0].accepts(construction.labels)
+      }
+      guard !initializers.isEmpty else { continue }
+      for initializer in initializers {
+        identity.formUnion(
+          self.identity(
+            in: initializer, of: .ownObject, type: construction.type, visited: &visited))
+      }
+      break
+    }
+    for property in functions(of: construction.type)
+    where functions[property].labels == ["(property)"] && !functions[property].isStatic {
+      identity.formUnion(
+        self.identity(in: property, of: .ownObject, type: construction.type, visited: &visited))
+    }
+    if let variable = construction.variable {
+      identity.formUnion(
+        self.identity(
+          in: function, of: .variable(variable), type: construction.type, visited: &visited))
+    }
+    return identity
+  }
+
+  /// How deep calls are followed from a new controller or a factory.
+  private static let maximumCallDepth = 32
+
+  /// What ``createdControllers(in:depth:)`` found for each function, so that helpers shared by
+  /// many factories are read once.
+  private var createdByFunction: [Int: [(type: String, identity: Identity)]] = [:]
+
+  /// The module's controllers a function creates, each with what is set on it: created there,
+  /// or else by the functions it calls (then what it sets on their result counts too).
+  private func createdControllers(
+    in function: Int, depth: Int = 0
+  ) -> [(type: String, identity: Identity)] {
+    if let known = createdByFunction[function] { return known }
+    let facts = functions[function]
+    let created = facts.constructions.filter { classes[$0.type] != nil && isController($0.type) }
+    if !created.isEmpty || depth >= Self.maximumCallDepth {
+      let found = created.map { ($0.type, identity(of: $0, in: function)) }
+      createdByFunction[function] = found
+      return found
+    }
+    // A function that calls itself back creates nothing more along that path.
+    createdByFunction[function] = []
+    var found: [(type: String, identity: Identity)] = []
+    for call in facts.callSites {
+      let callees: [Int]
+      switch call.receiver {
+      case .ownObject: callees = functionsByName[call.name] ?? []
+      case .type(let type): callees = functions(of: type)
+      // A method of another object, or of super, does not create this controller.
+      case .variable, .superObject, .other: callees = []
+      }
+      for callee in callees
+      where functions[callee].name == call.name && functions[callee].accepts(call.labels) {
+        for (type, created) in createdControllers(in: callee, depth: depth + 1) {
+          var identity = created
+          if let variable = call.resultVariable {
+            var visited: Set<Visit> = []
+            identity.formUnion(
+              self.identity(in: function, of: .variable(variable), type: type, visited: &visited))
+          }
+          found.append((type, identity))
+        }
+      }
+    }
+    createdByFunction[function] = found
+    return found
   }
 
   private func resolve(_ key: KeyUse.Key) -> String {
@@ -186,7 +331,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .error, .restorationClassWithoutFactory,
-            "sets restorationClass to \(type), which declares no 'static func viewController(withRestorationIdentifierPath:coder:)' in this module: UIKit logs a warning at launch and the controller never comes back; declare the factory in \(type) or an extension, adopting UIViewControllerRestoration",
+            "\(describe(function.owner)) sets restorationClass to \(type), which declares no 'static func viewController(withRestorationIdentifierPath:coder:)' in this module: UIKit logs a warning at launch and the controller never comes back; declare the factory in \(type) or an extension, adopting UIViewControllerRestoration",
             file: functionFiles[index], line: assignment.line, object: type))
       }
     }
@@ -198,30 +343,27 @@ final class ProjectIndex {
     var findings: [LintFinding] = []
     for (index, function) in functions.enumerated() where !function.shown.isEmpty {
       for shown in function.shown {
-        let type: String
+        let construction: Construction
         if let constructed = shown.constructedType {
-          type = constructed
+          construction = Construction(
+            type: constructed, labels: shown.labels, variable: nil, line: shown.line)
         } else if let variable = shown.variable, let local = function.locals[variable],
           local.isConstructed
         {
-          type = local.type
+          construction =
+            function.constructions.last { $0.variable == variable }
+            ?? Construction(type: local.type, labels: [], variable: variable, line: shown.line)
         } else {
           continue
         }
+        let type = construction.type
         guard classes[type] != nil, isController(type) else { continue }
-        let onVariable: (Assignment) -> Bool = { assignment in
-          shown.variable.map { assignment.target == .variable($0) } ?? false
-        }
-        let identified =
-          function.identifierAssignments.contains(where: onVariable) || setsOwnIdentifier(type)
-        let classed =
-          function.classAssignments.contains(where: onVariable) || setsOwnRestorationClass(type)
-          || calleesReach(index, reachesClass)
-        guard identified, !classed else { continue }
+        let identity = identity(of: construction, in: index)
+        guard identity.identifier, !identity.restorationClass else { continue }
         findings.append(
           LintFinding(
             .warning, .controllerNotRecreatable,
-            "shows a \(type) created in code with a restoration identifier, but \(type) gets no restoration class and the app delegate has no application(_:viewControllerWithRestorationIdentifierPath:coder:): it is preserved, but nothing re-creates it at launch and the user lands on the screen below; set restorationClass = \(type).self and implement its viewController(withRestorationIdentifierPath:coder:)",
+            "\(describe(function.owner)) shows a \(type) created in code with a restoration identifier, but \(type) gets no restoration class and the app delegate has no application(_:viewControllerWithRestorationIdentifierPath:coder:): it is preserved, but nothing re-creates it at launch and the user lands on the screen below; set restorationClass = \(type).self and implement its viewController(withRestorationIdentifierPath:coder:)",
             file: functionFiles[index], line: shown.line, object: type))
       }
     }
@@ -232,22 +374,9 @@ final class ProjectIndex {
     var findings: [LintFinding] = []
     for (index, function) in functions.enumerated()
     where function.isRestorationFactory && function.isStatic {
-      var created = function.constructions.map(\.type).filter {
-        classes[$0] != nil && isController($0)
-      }
-      if created.isEmpty, calleesReach(index, reachesConstruction) {
-        // A helper creates it; the helper's own assignments count through the callees below.
-        created = function.calls.flatMap { functionsByName[$0] ?? [] }
-          .flatMap { functions[$0].constructions.map(\.type) }
-          .filter { classes[$0] != nil && isController($0) }
-      }
-      guard let type = created.first else { continue }
-      let identified =
-        !function.identifierAssignments.isEmpty || calleesReach(index, reachesIdentifier)
-        || setsOwnIdentifier(type)
-      let classed =
-        !function.classAssignments.isEmpty || calleesReach(index, reachesClass)
-        || setsOwnRestorationClass(type)
+      guard let (type, identity) = createdControllers(in: index).first else { continue }
+      let identified = identity.identifier
+      let classed = identity.restorationClass
       let missing: String
       switch (identified, classed) {
       case (true, true): continue
@@ -262,7 +391,7 @@ final class ProjectIndex {
       findings.append(
         LintFinding(
           .warning, .factoryWithoutRestorationIdentity,
-          "this restoration factory creates a \(type) but neither it, the initializers nor the functions it calls set \(missing) again: \(consequence); set restorationIdentifier = identifierComponents.last and restorationClass = \(type).self on the new controller (or in its initializer)",
+          "the restoration factory of \(describe(function.owner)) creates a \(type), but neither it, the initializer it calls nor the functions they call set \(missing) again: \(consequence); set restorationIdentifier = identifierComponents.last and restorationClass = \(type).self on the new controller (or in its initializer)",
           file: functionFiles[index], line: function.line, object: type))
     }
     return findings
@@ -302,7 +431,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .warning, .restorationIdentitySetLate,
-            "sets the \(what) of \(owner) only in \(function.name): a controller whose view has not loaded (a tab not yet shown, a controller below the top of a stack) is not preserved, and at launch restoration looks the controller up before its view loads; set it in init or awakeFromNib",
+            "\(describe(owner)) sets its \(what) only in \(function.name): a controller whose view has not loaded (a tab not yet shown, a controller below the top of a stack) is not preserved, and at launch restoration looks the controller up before its view loads; set it in init or awakeFromNib",
             file: functionFiles[index], line: line, object: owner))
       }
     }
@@ -371,7 +500,7 @@ final class ProjectIndex {
       findings.append(
         LintFinding(
           .warning, .dataSourceWithoutModelAssociation,
-          "\(source) is the data source of \(description), which is restorable, but does not adopt UIDataSourceModelAssociation: its selection and scroll position come back by index, on the wrong row once the data has changed; adopt it (modelIdentifierForElement(at:in:) and indexPathForElement(withModelIdentifier:in:)), in an extension if you like",
+          "\(describe(source)) is the data source of \(description), which is restorable, but does not adopt UIDataSourceModelAssociation: its selection and scroll position come back by index, on the wrong row once the data has changed; adopt it (modelIdentifierForElement(at:in:) and indexPathForElement(withModelIdentifier:in:)), in an extension if you like",
           file: declaration.file, line: declaration.declaration.line, object: source))
     }
     return findings
@@ -419,7 +548,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .error, .rootBuiltInDidFinishLaunching,
-            "builds the window or its root view controller in application(_:didFinishLaunchingWithOptions:), but the app restores state, and restoration runs before this method: the new hierarchy replaces the restored one, and the user's place is lost at every launch; build them in application(_:willFinishLaunchingWithOptions:)",
+            "\(describe(function.owner)) builds the window or its root view controller in application(_:didFinishLaunchingWithOptions:), but the app restores state, and restoration runs before this method: the new hierarchy replaces the restored one, and the user's place is lost at every launch; build them in application(_:willFinishLaunchingWithOptions:)",
             file: functionFiles[index], line: line))
       }
     }
@@ -441,7 +570,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .warning, .deprecatedRestorationOptIn,
-            "opts in with the deprecated application(_:\(old):): the archive is then read without secure coding, and the method is deprecated since iOS 13.2; implement application(_:\(secure):) instead",
+            "\(describe(function.owner)) opts in with the deprecated application(_:\(old):): the archive is then read without secure coding, and the method is deprecated since iOS 13.2; implement application(_:\(secure):) instead",
             file: functionFiles[index], line: function.line))
       }
     }
@@ -458,7 +587,7 @@ final class ProjectIndex {
       findings.append(
         LintFinding(
           .warning, .restorableStateWithoutSuper,
-          "overrides \(function.name)(with:) without calling super.\(function.name)(with:): what UIKit itself saves for the object (a table view controller's selection and scroll position, a presented controller's presenter) is lost; call super first",
+          "\(describe(function.owner)) overrides \(function.name)(with:) without calling super.\(function.name)(with:): what UIKit itself saves for the object (a table view controller's selection and scroll position, a presented controller's presenter) is lost; call super first",
           file: functionFiles[index], line: function.line, object: function.owner))
     }
     return findings
@@ -482,7 +611,7 @@ final class ProjectIndex {
         findings.append(
           LintFinding(
             .warning, .decodedKeyNeverEncoded,
-            "decodes key \(key) with \(use.method), but nothing in this module encodes it: the value is always missing at restore (nil, 0 or false); encode it in encodeRestorableState(with:), or fix the key's spelling",
+            "\(describe(use.owner)) decodes key \(key) with \(use.method), but nothing in this module encodes it: the value is always missing at restore (nil, 0 or false); encode it in encodeRestorableState(with:), or fix the key's spelling",
             file: file.file, line: use.line))
       }
     }

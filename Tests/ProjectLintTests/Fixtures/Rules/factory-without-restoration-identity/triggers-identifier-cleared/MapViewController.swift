@@ -1,0 +1,18 @@
+// swift-format-ignore-file
+import UIKit
+
+/// A map created in code, re-created by its restoration class.
+final class MapViewController: UIViewController, UIViewControllerRestoration {
+  static func viewController(
+    withRestorationIdentifierPath identifierComponents: [String], coder: NSCoder
+  ) -> UIViewController? {
+    let map = MapViewController()
+    map.restorationClass = MapViewController.self
+    return map
+  }
+
+  /// Stops preserving the map once the user closes it.
+  func forget() {
+    restorationIdentifier = nil
+  }
+}
