@@ -468,8 +468,6 @@ private final class FactCollector: SyntaxVisitor {
     guard let name = Self.calledName(node) else { return .visitChildren }
     if member?.base?.is(SuperExprSyntax.self) == true {
       functionStack[index].superCalls.insert(name)
-    } else {
-      functionStack[index].calls.insert(name)
     }
     functionStack[index].callSites.append(
       CallSite(

@@ -175,8 +175,6 @@ struct FunctionFacts: Sendable {
   var windowAssignments: [Int] = []
   /// Types created with `Type(...)` or `Self()`.
   var constructions: [Construction] = []
-  /// Base names of the functions and methods it calls.
-  var calls: Set<String> = []
   /// The calls, in order, with their receivers and arguments; `self.init(...)` and
   /// `super.init(...)` in an initializer are calls of `init` on the object.
   var callSites: [CallSite] = []
