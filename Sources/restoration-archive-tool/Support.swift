@@ -225,10 +225,18 @@ func reportingErrors<T>(
   do {
     return try body()
   } catch {
-    let error = source.explained(error)
-    printError(ToolExitStatus.message(for: error))
-    throw ExitCode(ToolExitStatus(for: error.code).rawValue)
+    throw ExitCode(report(error, at: source).status)
   }
+}
+
+/// Prints the one line for an error at `source`; returns the error as explained and the exit
+/// status ``ToolExitStatus`` maps its code to.
+func report(
+  _ error: RestorationError, at source: ArchiveSource
+) -> (error: RestorationError, status: Int32) {
+  let error = source.explained(error)
+  printError(ToolExitStatus.message(for: error))
+  return (error, ToolExitStatus(for: error.code).rawValue)
 }
 
 /// Writes `restoration-archive-tool: <message>` on standard error.
@@ -305,9 +313,8 @@ func writeOneDocument(
     do throws(RestorationError) {
       archive = .success(try ArchiveFile.archive(at: source.path))
     } catch {
-      let error = source.explained(error)
-      printError(ToolExitStatus.message(for: error))
-      worst = max(worst, ToolExitStatus(for: error.code).rawValue)
+      let (error, status) = report(error, at: source)
+      worst = max(worst, status)
       archive = .failure(error)
     }
     return ArchiveSection(session: target.session, path: source.path, archive: archive)
