@@ -184,12 +184,11 @@ extension Application {
     let onDisk = sceneStores.sessionsWithItems()
     let index: [SceneSession]?
     if case .read(let sessions) = readSessionIndex() { index = sessions } else { index = nil }
-    let indexRead = index != nil
     openSessions = index ?? []
     if index == nil, onDisk.isEmpty { adoptApplicationState() }
     let listed = Set(openSessions.map(\.persistentIdentifier))
     for identifier in onDisk.sorted() where !listed.contains(identifier) {
-      if indexRead {
+      if index != nil {
         do {
           try sceneStores.removeSession(identifier)
         } catch {
@@ -265,11 +264,9 @@ extension Application {
       if session.changedInThisProcess {
         sessions.append(session)
       } else if let other = latest[session.persistentIdentifier] {
-        if other !== session {
-          session.title = other.title
-          session.lastUsed = other.lastUsed
-          session.userInfo = other.userInfo
-        }
+        session.title = other.title
+        session.lastUsed = other.lastUsed
+        session.userInfo = other.userInfo
         sessions.append(session)
       }
     }
