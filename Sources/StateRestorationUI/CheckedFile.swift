@@ -4,12 +4,12 @@ internal import StateRestoration
 /// The envelope of the small files the UI layer keeps beside the archive (the launch snapshot,
 /// a scene's activity, the index of sessions): a magic naming the format, the body's length and
 /// its CRC-32, then the body; a torn or altered file is refused whole.
-enum CheckedFile {
+package enum CheckedFile {
   /// The magic (8 bytes), the body's length and its CRC-32.
   static let headerSize = 16
 
   /// The bytes of a file of the format `magic` holding `body`.
-  static func encoded(_ body: [UInt8], magic: [UInt8]) -> [UInt8] {
+  package static func encoded(_ body: [UInt8], magic: [UInt8]) -> [UInt8] {
     let checksum = body.withUnsafeBytes { CRC32.checksum($0) }
     var bytes = magic
     bytes.reserveCapacity(headerSize + body.count)

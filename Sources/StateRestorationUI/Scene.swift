@@ -1,3 +1,4 @@
+package import Logging
 public import StateRestoration
 
 /// One window of a running app that uses scenes (UIKit's `UIWindowScene`), connected to a
@@ -59,6 +60,8 @@ public final class Scene {
   var storageValues: [String: StateValue] = [:]
   /// Forwards the scene engine's delegate calls; the engine holds its delegate weakly.
   var adapter: EngineDelegateAdapter?
+  /// The mark that its session's folder is in use, held while the scene is connected.
+  var inUseMark: AnyObject?
 
   init(session: SceneSession, delegate: any SceneDelegate, engine: RestorationEngine) {
     self.session = session
@@ -110,4 +113,42 @@ extension SceneDelegate {
   public func sceneWillEnterForeground(_ scene: Scene) {}
   /// Does nothing.
   public func sceneDidDisconnect(_ scene: Scene) {}
+}
+
+extension Scene {
+  /// The ``SceneStorage`` values of an archive that pass the checks of a user info.
+  ///
+  /// That is: no reference, the archive's nesting depth, ``UserActivity/maxUserInfoSize`` bytes
+  /// in all; each other value is dropped with a warning. A value kept is saved again, so one
+  /// that cannot be saved must not come in: a reference to a screen closed since would fail
+  /// every save of the scene.
+  ///
+  /// - Parameters:
+  ///   - stored: What the archive holds under the scene storage key.
+  ///   - logger: Where the warnings go.
+  /// - Returns: The values kept.
+  package static func checkedStorageValues(
+    _ stored: StateValue, logger: Logger
+  ) -> [String: StateValue] {
+    guard case .dictionary(let values) = stored else {
+      logger.warning("The scene storage values are a \(stored.typeName), not a dictionary; ignored")
+      return [:]
+    }
+    var kept: [String: StateValue] = [:]
+    var size = 0
+    for key in values.keys.sorted() {
+      guard let value = values[key] else { continue }
+      do {
+        size += try UserActivity.check([key: value])
+        guard size <= UserActivity.maxUserInfoSize else {
+          throw RestorationError(
+            .limitExceeded, "scene storage values above \(UserActivity.maxUserInfoSize) bytes")
+        }
+        kept[key] = value
+      } catch {
+        logger.warning("Scene storage value \(String(reflecting: key)) dropped: \(error)")
+      }
+    }
+    return kept
+  }
 }

@@ -64,7 +64,10 @@ public struct UserActivity: Sendable, Hashable {
   }
 
   /// Checks values by the rules of ``setUserInfo(_:)``.
-  static func check(_ userInfo: [String: StateValue]) throws(RestorationError) {
+  ///
+  /// - Returns: Their size, encoded as a binary property list.
+  @discardableResult
+  static func check(_ userInfo: [String: StateValue]) throws(RestorationError) -> Int {
     let limits = ArchiveLimits.default
     func visit(_ value: StateValue, depth: Int) throws(RestorationError) {
       guard depth < limits.maxDepth else {
@@ -97,11 +100,13 @@ public struct UserActivity: Sendable, Hashable {
       throw RestorationError(
         .limitExceeded, "user info takes \(size) bytes, above the limit of \(maxUserInfoSize)")
     }
+    return size
   }
 }
 
 extension UserActivity {
-  private static let magic = Array("SRACTV01".utf8)
+  /// The first bytes of an activity file.
+  package static let magic = Array("SRACTV01".utf8)
   private static let typeKey = "activityType"
   private static let titleKey = "title"
   private static let userInfoKey = "userInfo"
@@ -118,7 +123,7 @@ extension UserActivity {
   /// The activity a file keeps, checked whole and by the rules of ``setUserInfo(_:)``.
   ///
   /// - Throws: `RestorationError` when the file is not a whole activity.
-  init(decoding bytes: [UInt8]) throws(RestorationError) {
+  package init(decoding bytes: [UInt8]) throws(RestorationError) {
     let body = try CheckedFile.body(of: bytes, magic: Self.magic, what: "scene activity")
     guard case .dictionary(let fields) = try PropertyList.read(Array(body)),
       case .string(let type) = fields[Self.typeKey],

@@ -527,7 +527,7 @@ struct SceneTests {
     #expect(second.application.openSessions.isEmpty)
   }
 
-  @Test("a folder the index does not list is removed; an unreadable index loses nothing")
+  @Test("a left-over folder older than the index is removed; an unreadable index loses nothing")
   func hostileIndex() throws {
     let (root, stores) = try makeFileStores()
     defer { try? FileManager.default.removeItem(at: root) }
@@ -536,9 +536,13 @@ struct SceneTests {
     first.controller(of: scene).text = "listed"
     first.application.enterBackground()
     let id = scene.session.persistentIdentifier
-    // A folder left by a session destroyed while its removal failed.
+    // A folder left by a session destroyed while its removal failed: older than the index
+    // written without it.
     let orphan = try stores.store(forSession: "orphan")
     try orphan.write([1, 2, 3], to: .archive)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -60)],
+      ofItemAtPath: "\(stores.scenesFolder)/orphan")
 
     let second = ScenesProcess(stores: stores)
     #expect(second.application.openSessions.map(\.persistentIdentifier) == [id])
@@ -571,9 +575,14 @@ struct SceneTests {
     try Data([1]).write(to: elsewhere.appendingPathComponent("data.data"))
     let store = try stores.store(forSession: "linked")
     #expect(throws: RestorationError.self) { try store.write([1], to: .archive) }
-    #expect(throws: RestorationError.self) { try stores.removeSession("linked") }
+    // Removing it removes nothing through it: the link is not the app's, and is left.
+    try stores.removeSession("linked")
+    try stores.removeAllSessions()
     #expect(
       FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("data.data").path))
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: "\(stores.scenesFolder)/linked")
+        == elsewhere.path)
   }
 
   @Test("user info refuses references, deep nesting and size when set")

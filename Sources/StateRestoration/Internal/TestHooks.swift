@@ -1,8 +1,11 @@
 /// What the file primitives do on a task, for tests of what cannot be seen in the files: that
-/// a folder flush, which costs as much as a small write, is not made for nothing.
+/// a folder flush, which costs as much as a small write, is not made for nothing, or what two
+/// processes do when one is slow to rename a file into place.
 package enum PlatformObservers {
   /// Called with each folder flushed on the current task.
   @TaskLocal package static var folderFlushed: PathObserver?
+  /// Called with each file's path just before a write renames it into place, on the current task.
+  @TaskLocal package static var willRename: PathObserver?
 }
 
 /// A function of a path, as ``PlatformObservers`` holds it.
