@@ -91,7 +91,10 @@ let package = Package(
     ),
     .target(
       name: "ArchiveFuzzing",
-      dependencies: ["ArchiveInspection", "StateRestoration", "TestSupport"]
+      dependencies: [
+        "ArchiveInspection", "StateRestoration", "StateRestorationUI", "TestSupport",
+        .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .executableTarget(
       name: "restoration-archive-tool",

@@ -346,13 +346,10 @@ final class EngineDelegateAdapter: RestorationDelegate {
   weak var application: Application?
   weak var scene: Scene?
 
-  /// The top-level key of a scene's ``SceneStorage`` values.
-  static let sceneStorageKey = "StateRestorationUI.SceneStorage"
-
   func shouldSaveApplicationState(with coder: StateCoder) -> Bool {
     guard let application else { return false }
     if let scene, !scene.storageValues.isEmpty {
-      coder.encodeValue(.dictionary(scene.storageValues), forKey: Self.sceneStorageKey)
+      coder.encodeValue(.dictionary(scene.storageValues), forKey: Scene.storageKey)
     }
     return application.delegate.application(application, shouldSaveApplicationState: coder)
   }
@@ -361,7 +358,7 @@ final class EngineDelegateAdapter: RestorationDelegate {
     guard let application else { return false }
     let restores = application.delegate.application(
       application, shouldRestoreApplicationState: coder)
-    if restores, let scene, let stored = coder.decodeValue(forKey: Self.sceneStorageKey) {
+    if restores, let scene, let stored = coder.decodeValue(forKey: Scene.storageKey) {
       // Values set since the scene connected win over the archive's.
       let values = Scene.checkedStorageValues(stored, logger: scene.engine.logger)
       scene.storageValues.merge(values) { current, _ in current }

@@ -116,6 +116,9 @@ extension SceneDelegate {
 }
 
 extension Scene {
+  /// The top-level key of the archive under which a scene keeps its ``SceneStorage`` values.
+  package static let storageKey = "StateRestorationUI.SceneStorage"
+
   /// The ``SceneStorage`` values of an archive that pass the checks of a user info.
   ///
   /// That is: no reference, the archive's nesting depth, ``UserActivity/maxUserInfoSize`` bytes

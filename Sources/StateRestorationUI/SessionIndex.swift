@@ -68,9 +68,9 @@ package enum SessionIndex {
   ///
   /// - Throws: `RestorationError` when the file is not a whole index.
   package static func decoded(_ bytes: [UInt8]) throws(RestorationError) -> Contents {
-    let body = try CheckedFile.body(of: bytes, magic: magic, what: "index of scene sessions")
-    guard case .dictionary(let top) = try PropertyList.read(Array(body)),
-      case .array(let entries) = top[Field.sessions]
+    let value = try CheckedFile.propertyList(
+      of: bytes, magic: magic, what: "index of scene sessions")
+    guard case .dictionary(let top) = value, case .array(let entries) = top[Field.sessions]
     else {
       throw RestorationError(.malformed, "the index of scene sessions lacks its list")
     }

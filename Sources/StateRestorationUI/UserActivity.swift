@@ -69,7 +69,14 @@ public struct UserActivity: Sendable, Hashable {
   @discardableResult
   static func check(_ userInfo: [String: StateValue]) throws(RestorationError) -> Int {
     let limits = ArchiveLimits.default
+    // The bytes of text and data, counted before anything is encoded: values read from a file
+    // can share one long string many times, and encoding them would cost as much each time.
+    var content = 0
     func visit(_ value: StateValue, depth: Int) throws(RestorationError) {
+      guard content <= 2 * maxUserInfoSize else {
+        throw RestorationError(
+          .limitExceeded, "user info holds more than \(2 * maxUserInfoSize) bytes")
+      }
       guard depth < limits.maxDepth else {
         throw RestorationError(
           .limitExceeded, "user info nests deeper than \(limits.maxDepth) levels")
@@ -81,9 +88,13 @@ public struct UserActivity: Sendable, Hashable {
       case .array(let elements):
         for element in elements { try visit(element, depth: depth + 1) }
       case .dictionary(let entries):
-        for element in entries.values { try visit(element, depth: depth + 1) }
-      default:
-        break
+        for (key, element) in entries {
+          content += key.utf8.count
+          try visit(element, depth: depth + 1)
+        }
+      case .string(let string): content += string.utf8.count
+      case .data(let data): content += data.count
+      default: content += 8
       }
     }
     for (key, value) in userInfo {
@@ -124,8 +135,8 @@ extension UserActivity {
   ///
   /// - Throws: `RestorationError` when the file is not a whole activity.
   package init(decoding bytes: [UInt8]) throws(RestorationError) {
-    let body = try CheckedFile.body(of: bytes, magic: Self.magic, what: "scene activity")
-    guard case .dictionary(let fields) = try PropertyList.read(Array(body)),
+    let value = try CheckedFile.propertyList(of: bytes, magic: Self.magic, what: "scene activity")
+    guard case .dictionary(let fields) = value,
       case .string(let type) = fields[Self.typeKey],
       case .dictionary(let userInfo) = fields[Self.userInfoKey]
     else {

@@ -1,7 +1,9 @@
 import Foundation
+import Logging
 import StateRestoration
 import StateRestorationTesting
 import StateRestorationUI
+import Synchronization
 import TestSupport
 import Testing
 
@@ -623,6 +625,120 @@ struct SceneTests {
     let next = ScenesProcess(stores: stores)
     #expect(next.application.openSessions.count == 256)
     #expect(stores.sessionsWithItems().count == 256)
+  }
+
+  @Test("left-over folders go at most 256 a launch, with one flush of the scenes folder")
+  func leftoverFoldersAreRemovedInBoundedBatches() throws {
+    let (root, stores) = try makeFileStores()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let first = ScenesProcess(stores: stores)
+    let scene = try #require(first.application.requestSceneSessionActivation(nil))
+    first.controller(of: scene).text = "listed"
+    first.application.enterBackground()
+    // Folders that destroyed sessions left when their removal failed, older than the index.
+    for number in 0..<600 {
+      let folder = "\(stores.scenesFolder)/leftover-\(number)"
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+      try Data([1, 2, 3]).write(to: URL(fileURLWithPath: "\(folder)/data.data"))
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: folder)
+    }
+    func leftovers() throws -> Int {
+      try FileManager.default.contentsOfDirectory(atPath: stores.scenesFolder).count {
+        $0.hasPrefix("leftover-")
+      }
+    }
+    var counts = [try leftovers()]
+    while let last = counts.last, last > 0, counts.count < 6 {
+      let flushed = Mutex<[String]>([])
+      PlatformObservers.$folderFlushed.withValue(
+        PathObserver { path in flushed.withLock { $0.append(path) } }
+      ) { _ = ScenesProcess(stores: stores) }
+      #expect(flushed.withLock { $0 } == [stores.scenesFolder])
+      counts.append(try leftovers())
+    }
+    #expect(counts == [600, 344, 88, 0])
+    let next = ScenesProcess(stores: stores)
+    let restored = try next.reconnect(scene.session.persistentIdentifier)
+    #expect(next.controller(of: restored).text == "listed")
+  }
+
+  @Test("scene storage values from an archive are checked as user info is; the others dropped")
+  func sceneStorageValuesAreChecked() throws {
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let scene = try #require(first.application.requestSceneSessionActivation(nil))
+    first.controller(of: scene).draft = "kept"
+    first.application.enterBackground()
+    let store = try #require(stores.sessionStores[scene.session.persistentIdentifier])
+    var archive = try RestorationArchive(decoding: try #require(store.contents[.archive]))
+    archive.topLevel["StateRestorationUI.SceneStorage"] = .dictionary([
+      "note.draft": .string("kept"), "note.line": .integer(3), "reference": .reference("Note"),
+      "nested": .dictionary(["inner": .array([.reference("Note")])]),
+      "large": .data(Data(count: UserActivity.maxUserInfoSize + 1)),
+    ])
+    store.contents[.archive] = try archive.encoded()
+
+    let log = LogCapture()
+    let second = Application(
+      delegate: ScenesAppDelegate(),
+      applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Scenes"),
+      sceneStores: stores, sceneManifest: SceneManifest { NotesSceneDelegate() },
+      settings: RestorationSettings(), logger: log.makeLogger())
+    second.launch()
+    let restored = try #require(second.requestSceneSessionActivation(second.openSessions.first))
+    let controller = try #require((restored.delegate as? NotesSceneDelegate)?.controller)
+    #expect(controller.draft == "kept")
+    #expect(controller.line == 3)
+    let warnings = log.lines(at: .warning).joined(separator: "\n")
+    for key in ["reference", "nested", "large"] {
+      #expect(warnings.contains("Scene storage value \"\(key)\" dropped"), "\(warnings)")
+    }
+    // What is saved again holds the values kept alone.
+    second.enterBackground()
+    let saved = try RestorationArchive(decoding: try #require(store.contents[.archive]))
+    #expect(
+      saved.topLevel["StateRestorationUI.SceneStorage"]
+        == .dictionary(["note.draft": .string("kept"), "note.line": .integer(3)]))
+  }
+
+  @Test("an index or an activity that would take far more than its size once read is refused")
+  func sharedValueBombsAreRefused() throws {
+    // One 16 KiB string, shared 20,000 times: 60 KiB of file for 320 MiB of strings.
+    let long = CraftedValue.shared("long", .string(String(repeating: "x", count: 16 << 10)))
+    let many = CraftedValue.array(Array(repeating: long, count: 20_000))
+    let index = CraftedArchive.propertyList(.dictionary([("sessions", many)]))
+    let activity = CraftedArchive.propertyList(
+      .dictionary([("activityType", .string("t")), ("userInfo", .dictionary([("k", many)]))]))
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let scene = try #require(first.application.requestSceneSessionActivation(nil))
+    first.application.enterBackground()
+    let store = try #require(stores.sessionStores[scene.session.persistentIdentifier])
+    store.contents[.sceneActivity] = checkedFile(activity, magic: "SRACTV01")
+    let log = LogCapture()
+    func launch() -> Application {
+      let application = Application(
+        delegate: ScenesAppDelegate(),
+        applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Scenes"),
+        sceneStores: stores, sceneManifest: SceneManifest { NotesSceneDelegate() },
+        settings: RestorationSettings(), logger: log.makeLogger())
+      application.launch()
+      return application
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let second = launch()
+    let again = try #require(second.requestSceneSessionActivation(second.openSessions.first))
+    #expect(again.session.stateRestorationActivity == nil)
+    (stores.applicationStore as? InMemoryArchiveStore)?.contents[.sceneSessions] = checkedFile(
+      index, magic: "SRSESS01")
+    #expect(launch().openSessions.isEmpty)
+    #expect(clock.now - start < .seconds(5))
+    let warnings = log.lines(at: .warning).joined(separator: "\n")
+    for file in ["scene activity", "index of scene sessions"] {
+      #expect(warnings.contains("the \(file) would take more than"), "\(warnings)")
+    }
   }
 
   @Test("an app without scenes cannot activate one")

@@ -76,6 +76,13 @@ package enum CraftedArchive {
     return bytes
   }
 
+  /// The bytes of a binary property list of `value` alone, with no archive layout.
+  package static func propertyList(_ value: CraftedValue) -> [UInt8] {
+    var writer = Writer()
+    let top = writer.add(value)
+    return writer.file(top: top)
+  }
+
   private struct Writer {
     var objects: [[UInt8]] = []
     /// The object of each shared value, by name.
