@@ -92,8 +92,8 @@ let package = Package(
     .target(
       name: "ArchiveFuzzing",
       dependencies: [
-        "ArchiveInspection", "StateRestoration", "StateRestorationUI", "TestSupport",
-        .product(name: "Logging", package: "swift-log"),
+        "ArchiveInspection", "StateRestoration", "StateRestorationTesting", "StateRestorationUI",
+        "TestSupport", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .executableTarget(

@@ -1,5 +1,6 @@
 import Logging
 import StateRestoration
+import StateRestorationTesting
 import StateRestorationUI
 
 extension ArchiveFuzzing {
@@ -67,7 +68,7 @@ extension ArchiveFuzzing {
     _ stores: InMemorySceneSessionStores, logger: Logger
   ) -> Application {
     let application = Application(
-      delegate: FuzzedApplicationDelegate(),
+      delegate: OptingInApplicationDelegate(),
       applicationInfo: ApplicationInfo(bundleIdentifier: "fuzz"),
       sceneStores: stores,
       sceneManifest: SceneManifest { FuzzedSceneDelegate() },
@@ -76,16 +77,6 @@ extension ArchiveFuzzing {
     application.launch()
     return application
   }
-}
-
-private final class FuzzedApplicationDelegate: ApplicationDelegate {
-  func application(_ application: Application, shouldSaveApplicationState coder: StateCoder)
-    -> Bool
-  { true }
-
-  func application(_ application: Application, shouldRestoreApplicationState coder: StateDecoder)
-    -> Bool
-  { true }
 }
 
 /// Gives each scene a window whose one screen keeps scene storage of every kind.

@@ -45,7 +45,6 @@ public struct ApplicationInfo: Sendable, Hashable {
 
   private static func validate(_ identifier: String, as role: String) throws(RestorationError) {
     func reject(_ reason: String) -> RestorationError {
-      // The reflection escapes control characters, and bidirectional ones are escaped the same.
       let shown = String(reflecting: identifier).unicodeScalars.map {
         $0.properties.isBidiControl ? "\\u{\(String($0.value, radix: 16))}" : String($0)
       }

@@ -203,12 +203,11 @@ extension Application {
       let reading = readSessionIndex()
       guard case .read(let contents) = reading else {
         let adopted = adoptedSessions()
-        openSessions = opened(
-          adopted, stores: Set(adopted.map { ExactString($0.persistentIdentifier) }))
+        openSessions = opened(adopted) { Set(adopted.map { ExactString($0.persistentIdentifier) }) }
         if adopted.isEmpty { adoptApplicationState() }
         return
       }
-      openSessions = opened(contents.sessions, stores: storeIdentifiers())
+      openSessions = opened(contents.sessions, stores: storeIdentifiers)
       let (removed, remaining) = sceneStores.removeLeftoverSessions(
         listed: contents.identifiers, limit: Self.maxLeftoverRemovalsPerLaunch)
       if removed > 0 || remaining > 0 {
@@ -240,8 +239,11 @@ extension Application {
   /// At most ``SessionIndex/maxSessions``: this process's own first, then those with saved
   /// state, the most recently used first. The others stay listed in the index, with their
   /// folders.
-  private func opened(_ all: [SceneSession], stores: Set<ExactString>) -> [SceneSession] {
+  private func opened(
+    _ all: [SceneSession], stores: () -> Set<ExactString>
+  ) -> [SceneSession] {
     guard all.count > SessionIndex.maxSessions else { return all }
+    let stores = stores()
     func rank(_ index: Int) -> (Int, Date, Int) {
       let session = all[index]
       let own = session.scene != nil || session.changedInThisProcess
@@ -356,8 +358,9 @@ extension Application {
           merged.append(session)
         }
       }
-      let stores = storeIdentifiers()
-      openSessions = opened(merged, stores: stores)
+      // Listed only when needed: the scenes folder may hold many entries.
+      lazy var stores = storeIdentifiers()
+      openSessions = opened(merged) { stores }
       let open = Set(openSessions.map { ExactString($0.persistentIdentifier) })
       let waiting = merged.filter {
         let identifier = ExactString($0.persistentIdentifier)

@@ -533,11 +533,7 @@ struct SceneTests {
   func hostileIndex() throws {
     let (root, stores) = try makeFileStores()
     defer { try? FileManager.default.removeItem(at: root) }
-    let first = ScenesProcess(stores: stores)
-    let scene = try #require(first.application.requestSceneSessionActivation(nil))
-    first.controller(of: scene).text = "listed"
-    first.application.enterBackground()
-    let id = scene.session.persistentIdentifier
+    let id = try saveScene("listed", in: stores).session.persistentIdentifier
     // A folder left by a session destroyed while its removal failed: older than the index
     // written without it.
     let orphan = try stores.store(forSession: "orphan")
@@ -631,10 +627,7 @@ struct SceneTests {
   func leftoverFoldersAreRemovedInBoundedBatches() throws {
     let (root, stores) = try makeFileStores()
     defer { try? FileManager.default.removeItem(at: root) }
-    let first = ScenesProcess(stores: stores)
-    let scene = try #require(first.application.requestSceneSessionActivation(nil))
-    first.controller(of: scene).text = "listed"
-    first.application.enterBackground()
+    let scene = try saveScene("listed", in: stores)
     // Folders that destroyed sessions left when their removal failed, older than the index.
     for number in 0..<600 {
       let folder = "\(stores.scenesFolder)/leftover-\(number)"
@@ -751,6 +744,15 @@ struct SceneTests {
     #expect(application.requestSceneSessionActivation(nil) == nil)
     #expect(application.openSessions.isEmpty)
   }
+}
+
+/// Connects a new scene in a new process of the app, gives it `text`, and goes home.
+private func saveScene(_ text: String, in stores: any SceneSessionStores) throws -> Scene {
+  let process = ScenesProcess(stores: stores)
+  let scene = try #require(process.application.requestSceneSessionActivation(nil))
+  process.controller(of: scene).text = text
+  process.application.enterBackground()
+  return scene
 }
 
 /// Scene stores on disk in a new temporary state folder; the caller removes the folder.

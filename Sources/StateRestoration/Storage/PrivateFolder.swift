@@ -140,15 +140,8 @@ package final class PrivateFolder {
     // O_NONBLOCK: a FIFO without a writer would block the open forever; it is refused below.
     let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if file < 0 {
-      switch errno {
-      case ENOENT: return nil
-      case ELOOP:
-        throw RestorationError(
-          .unsafeStorage, "is a symbolic link; state is never read through one", file: filePath)
-      default:
-        throw RestorationError(
-          .storageFailed, "cannot open: \(Platform.errorDescription())", file: filePath)
-      }
+      if errno == ENOENT { return nil }
+      throw openFailure(filePath)
     }
     defer { close(file) }
     return try Platform.readOpenFile(file, path: filePath, maxSize: maxSize, ownedByUser: true)
@@ -212,15 +205,7 @@ package final class PrivateFolder {
     let file = openat(
       descriptor, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
       0o600)
-    guard file >= 0 else {
-      let code = errno
-      throw RestorationError(
-        code == ELOOP ? .unsafeStorage : .storageFailed,
-        code == ELOOP
-          ? "is a symbolic link; state is never written through one"
-          : "cannot open: \(Platform.errorDescription(code))",
-        file: filePath)
-    }
+    guard file >= 0 else { throw openFailure(filePath) }
     var status = stat()
     guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
       status.st_uid == geteuid(), fchmod(file, 0o600) == 0
@@ -258,11 +243,11 @@ package final class PrivateFolder {
     return removedAny
   }
 
-  /// Removes folders inside this one, named by the bytes ``entries()`` gives: in each, the files
-  /// `items` and their temporary files, then the folder; this folder is flushed once, at the end.
+  /// Removes folders inside this one, named by the bytes ``entries()`` gives, with the files
+  /// `items` in each (and their temporary files), flushing this folder once at the end.
   ///
-  /// What is not a folder or is a link is left alone, and so is a folder that still holds other
-  /// files (nothing unknown is deleted) or, with `unlockedOnly`, one that someone has locked.
+  /// What is not a folder, a folder holding other files, and with `unlockedOnly` a locked one,
+  /// are left.
   ///
   /// - Returns: How many folders were removed, and the first item that could not be.
   package func removeFolders(
@@ -309,22 +294,17 @@ package final class PrivateFolder {
   }
 
   /// Takes an advisory lock (`flock`) on the folder, or on its file `name` (created `0600`, never
-  /// through a link), held until the lock is released; the kernel releases it if the process
-  /// dies.
+  /// through a link), held until released or until the process dies.
   ///
-  /// - Returns: The lock; nil when `waiting` is false and someone else holds it, or when the
-  ///   file system cannot lock.
+  /// - Returns: The lock; nil when `waiting` is false and another holds it, or when the file
+  ///   system cannot lock.
   /// - Throws: ``RestorationError`` naming the file when it cannot be opened.
   package func lock(
     _ name: String? = nil, exclusive: Bool, waiting: Bool
   ) throws(RestorationError) -> FileLock? {
     let flags = name == nil ? O_RDONLY | O_DIRECTORY : O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK
     let file = openat(descriptor, name ?? ".", flags | O_CLOEXEC, 0o600)
-    guard file >= 0 else {
-      throw RestorationError(
-        errno == ELOOP ? .unsafeStorage : .storageFailed,
-        "cannot open to lock: \(Platform.errorDescription())", file: "\(path)/\(name ?? "")")
-    }
+    guard file >= 0 else { throw openFailure("\(path)/\(name ?? "")") }
     let lock = FileLock(descriptor: file)
     let operation = (exclusive ? LOCK_EX : LOCK_SH) | (waiting ? 0 : LOCK_NB)
     while flock(file, operation) != 0 {
@@ -355,6 +335,16 @@ package final class PrivateFolder {
     return removed
   }
 
+  /// Why a file of the folder, opened without following a link, could not be opened.
+  private func openFailure(_ filePath: String, _ code: Int32 = errno) -> RestorationError {
+    code == ELOOP
+      ? RestorationError(
+        .unsafeStorage, "is a symbolic link; state is never read or written through one",
+        file: filePath)
+      : RestorationError(
+        .storageFailed, "cannot open: \(Platform.errorDescription(code))", file: filePath)
+  }
+
   /// Flushes the folder's entries, so that a rename or a removal survives a power loss.
   private func flush() {
     PlatformObservers.folderFlushed?(path)
@@ -362,13 +352,10 @@ package final class PrivateFolder {
   }
 }
 
-/// An advisory lock that ``PrivateFolder/lock(_:exclusive:waiting:)`` took, held until this value
-/// is released.
+/// An advisory lock that ``PrivateFolder/lock(_:exclusive:waiting:)`` took, held until released.
 package final class FileLock {
   private let descriptor: Int32
-
   init(descriptor: Int32) { self.descriptor = descriptor }
-
   deinit { close(descriptor) }
 }
 
