@@ -138,20 +138,27 @@ extension Scene {
       return [:]
     }
     var kept: [String: StateValue] = [:]
-    var size = 0
+    var (size, dropped) = (0, 0)
     for key in values.keys.sorted() {
       guard let value = values[key] else { continue }
       do {
-        size += try UserActivity.check([key: value])
-        guard size <= UserActivity.maxUserInfoSize else {
+        let valueSize = try UserActivity.check([key: value])
+        guard size + valueSize <= UserActivity.maxUserInfoSize else {
           throw RestorationError(
             .limitExceeded, "scene storage values above \(UserActivity.maxUserInfoSize) bytes")
         }
+        size += valueSize
         kept[key] = value
       } catch {
-        logger.warning("Scene storage value \(String(reflecting: key)) dropped: \(error)")
+        dropped += 1
+        // The first few are named; a file can hold thousands of them.
+        if dropped <= 3 {
+          let name = LaunchSnapshot.printable(String(reflecting: key))
+          logger.warning("Scene storage value \(name) dropped: \(error)")
+        }
       }
     }
+    if dropped > 3 { logger.warning("\(dropped - 3) more scene storage values dropped") }
     return kept
   }
 }

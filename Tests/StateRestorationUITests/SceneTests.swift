@@ -665,11 +665,13 @@ struct SceneTests {
     first.application.enterBackground()
     let store = try #require(stores.sessionStores[scene.session.persistentIdentifier])
     var archive = try RestorationArchive(decoding: try #require(store.contents[.archive]))
-    archive.topLevel["StateRestorationUI.SceneStorage"] = .dictionary([
+    var values: [String: StateValue] = [
       "note.draft": .string("kept"), "note.line": .integer(3), "reference": .reference("Note"),
       "nested": .dictionary(["inner": .array([.reference("Note")])]),
       "large": .data(Data(count: UserActivity.maxUserInfoSize + 1)),
-    ])
+    ]
+    for number in 0..<10 { values["ref-\(number)"] = .reference("Note") }
+    archive.topLevel["StateRestorationUI.SceneStorage"] = .dictionary(values)
     store.contents[.archive] = try archive.encoded()
 
     let log = LogCapture()
@@ -684,9 +686,12 @@ struct SceneTests {
     #expect(controller.draft == "kept")
     #expect(controller.line == 3)
     let warnings = log.lines(at: .warning).joined(separator: "\n")
-    for key in ["reference", "nested", "large"] {
+    // The first three dropped, in the order of their keys, are named; the others counted.
+    for key in ["large", "nested", "ref-0"] {
       #expect(warnings.contains("Scene storage value \"\(key)\" dropped"), "\(warnings)")
     }
+    #expect(!warnings.contains("\"reference\""))
+    #expect(warnings.contains("10 more scene storage values dropped"), "\(warnings)")
     // What is saved again holds the values kept alone.
     second.enterBackground()
     let saved = try RestorationArchive(decoding: try #require(store.contents[.archive]))
