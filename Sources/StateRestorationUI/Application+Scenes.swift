@@ -24,8 +24,10 @@ extension Application {
   ///   - session: The session to connect, one of ``openSessions``; nil for a new one.
   ///   - options: What comes with the request.
   /// - Returns: The connected scene, or nil for an app without scenes, one not launched, a
-  ///   session that is not the app's, or a session whose folder cannot be used (the log says
-  ///   why). A session already connected returns its scene.
+  ///   session that is not the app's, a session whose folder cannot be used, or a new session
+  ///   when the app has 256 open and each has saved state (the log says why). A session
+  ///   already connected returns its scene. At 256, a new session takes the place of the least
+  ///   recently used one that has nothing saved.
   @discardableResult
   public func requestSceneSessionActivation(
     _ session: SceneSession?, options: Scene.ConnectionOptions = Scene.ConnectionOptions()

@@ -611,7 +611,7 @@ struct SceneTests {
     #expect(controller.windowScene == nil)
   }
 
-  @Test("an app keeps at most as many sessions as its index reads back")
+  @Test("an app opens at most 256 sessions, and refuses one more while all are connected")
   func sessionCountIsBounded() throws {
     let stores = InMemorySceneSessionStores()
     let process = ScenesProcess(stores: stores)
@@ -654,6 +654,35 @@ struct SceneTests {
     let next = ScenesProcess(stores: stores)
     let restored = try next.reconnect(scene.session.persistentIdentifier)
     #expect(next.controller(of: restored).text == "listed")
+  }
+
+  @Test("a folder that a running process uses is never taken for a left-over one")
+  func foldersInUseAreKept() throws {
+    let (root, stores) = try makeFileStores()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let running = ScenesProcess(stores: stores)
+    let scene = try #require(running.application.requestSceneSessionActivation(nil))
+    running.controller(of: scene).text = "in use"
+    running.application.enterBackground()
+    let folder = "\(stores.scenesFolder)/\(scene.session.persistentIdentifier)"
+    let index = URL(
+      fileURLWithPath:
+        "\(root.path)/Saved Application State/com.example.Scenes.savedState/sessions.data")
+    // An index written without the session, newer than its folder: left over, but for its user.
+    func omitTheSession() throws {
+      let body = try PropertyList.write(.dictionary(["sessions": .array([])]))
+      try Data(checkedFile(body, magic: "SRSESS01")).write(to: index)
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: folder)
+    }
+    try omitTheSession()
+    _ = ScenesProcess(stores: stores)
+    #expect(FileManager.default.fileExists(atPath: "\(folder)/data.data"))
+
+    running.application.disconnect(scene)
+    try omitTheSession()
+    _ = ScenesProcess(stores: stores)
+    #expect(!FileManager.default.fileExists(atPath: folder))
   }
 
   @Test("scene storage values from an archive are checked as user info is; the others dropped")

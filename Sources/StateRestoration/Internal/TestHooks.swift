@@ -1,6 +1,5 @@
 /// What the file primitives do on a task, for tests of what cannot be seen in the files: that
-/// a folder flush, which costs as much as a small write, is not made for nothing, or what two
-/// processes do when one is slow to rename a file into place.
+/// a folder flush, which costs as much as a small write, is not made for nothing.
 package enum PlatformObservers {
   /// Called with each folder flushed on the current task.
   @TaskLocal package static var folderFlushed: PathObserver?

@@ -322,10 +322,8 @@ package final class PrivateFolder {
   @discardableResult
   package func removeStaleTemporaryFiles(of items: [String] = []) -> Int {
     var removed = 0
-    for bytes in entries() {
-      guard let name = String(validating: bytes, as: UTF8.self), name.hasSuffix(".tmp") else {
-        continue
-      }
+    for name in entries().compactMap({ String(validating: $0, as: UTF8.self) })
+    where name.hasSuffix(".tmp") {
       let parts = name.split(separator: ".")
       guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), pid > 0 else { continue }
       let ofAnItem = items.contains { name.hasPrefix("\($0).") }
