@@ -1,6 +1,6 @@
 import ArchiveInspection
 import ArgumentParser
-import StoryboardLintCommand
+import RestorationLintCommand
 
 /// `restoration-archive-tool`: reads restoration archives, after Apple's restorationArchiveTool.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import StoryboardImport
+import StoryboardTestSupport
 import Testing
 
 /// Reading the real Xcode files, and bad ones.

@@ -1,0 +1,119 @@
+public import ArgumentParser
+internal import Foundation
+internal import RestorationLint
+
+/// The `lint` command: checks the state restoration setup of storyboards, XIBs and Swift
+/// sources, one file at a time or a whole project folder.
+///
+/// Mount it as a subcommand of any ArgumentParser tool
+/// (`subcommands: [Lint.self]`); `restoration-archive-tool lint` runs it.
+public struct Lint: ParsableCommand {
+  /// The output formats.
+  public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// Compiler-style lines, which editors jump to.
+    case text
+    /// JSON with sorted keys.
+    case json
+    /// SARIF 2.1.0, for GitHub code scanning and other CI systems.
+    case sarif
+    /// GitHub Actions workflow annotations.
+    case github
+  }
+
+  /// The command's name, help and exit codes.
+  public static let configuration = CommandConfiguration(
+    commandName: "lint",
+    abstract: "Check a project's state restoration setup: storyboards, XIBs, Swift.",
+    discussion: """
+      A folder is searched for .storyboard, .xib, .swift and Info.plist files; .build, \
+      DerivedData, Pods, Carthage, .git and .swiftpm folders and every symbolic link are \
+      skipped. Swift sources are parsed with swift-syntax and checked together with the \
+      storyboards (a scene's custom class is the Swift class of that name). Objective-C files \
+      are listed as not checked.
+
+      Each problem is one line, 'file:line: severity: message [rule]'. For a storyboard or XIB \
+      named on the command line, the restoration identifier paths of its launch hierarchy are \
+      listed first (as UIKit forms them, with :[i]: index components). The rules, the \
+      configuration file and the formats are described in docs/Lint.md.
+
+      Configuration: a .restoration-lint.yml at the folder's root, with disabled_rules, \
+      severities (rule: error|warning|note) and excluded (paths or globs). In a Swift file, \
+      '// restoration-lint:disable:next RULE' turns a rule off for the next line; in a \
+      storyboard, the same in an XML comment. An unknown rule name is an error.
+
+      Exit status:
+        0   no errors (warnings and notes only)
+        1   at least one error (or warning, with --warnings-as-errors)
+        2   a file is missing or cannot be read, or the configuration is wrong
+        64  the command line is wrong
+      """
+  )
+
+  /// The files and folders to check.
+  @Argument(help: "The project folders, .storyboard, .xib and .swift files to check.")
+  public var paths: [String]
+
+  /// The output format.
+  @Option(
+    help: ArgumentHelp(
+      "The output: text (compiler-style lines), json, sarif (SARIF 2.1.0) or github (workflow annotations).",
+      valueName: "format"))
+  public var format: Format = .text
+
+  /// Whether to print JSON; the same as `--format json`.
+  @Flag(help: "Print JSON; the same as --format json.")
+  public var json = false
+
+  /// A configuration file for every path.
+  @Option(
+    help: ArgumentHelp(
+      "A configuration file to use instead of each folder's .restoration-lint.yml.",
+      valueName: "file"))
+  public var config: String?
+
+  /// Whether warnings fail the run.
+  @Flag(help: "Exit with status 1 on warnings too.")
+  public var warningsAsErrors = false
+
+  /// Creates the command with no arguments; ArgumentParser fills them in.
+  public init() {}
+
+  /// The name errors of the tool itself begin with: the program's, as the tool that mounts
+  /// this command names its own errors (`restoration-archive-tool: FILE: WHAT`).
+  static var toolName: String {
+    guard let program = CommandLine.arguments.first, !program.isEmpty else { return "lint" }
+    return URL(fileURLWithPath: program).lastPathComponent
+  }
+
+  /// Checks the arguments.
+  public func validate() throws {
+    if json && format != .text && format != .json {
+      throw ValidationError("Choose one of --json and --format \(format.rawValue).")
+    }
+  }
+
+  /// Lints the paths, prints the report, and exits with the documented status.
+  public func run() throws {
+    let result: LintResult
+    do {
+      result = try ProjectLinter(ruleSets: ProjectLinter.iOSRuleSets, configurationFile: config)
+        .lint(paths)
+    } catch {
+      FileHandle.standardError.write(Data("\(Self.toolName): \(error)\n".utf8))
+      throw ExitCode(LintResult.ExitStatus.unreadableFile.rawValue)
+    }
+    let output: String
+    switch json ? .json : format {
+    case .text: output = result.text
+    case .json: output = result.json()
+    case .sarif: output = result.sarif()
+    case .github: output = result.githubAnnotations
+    }
+    print(output, terminator: "")
+    for line in result.failureLines(toolName: Self.toolName) {
+      FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+    let status = result.exitStatus(warningsAsErrors: warningsAsErrors)
+    if status != .clean { throw ExitCode(status.rawValue) }
+  }
+}
