@@ -15,7 +15,7 @@ public struct LintResult: Sendable {
 
   /// The checked files, in the order given (a folder's files sorted by path).
   public var files: [LintedFile]
-  /// Files found but not checked (Objective-C, too large).
+  /// Files found but not checked (Objective-C, too large, for another platform).
   public var unchecked: [UncheckedFile]
   /// Files and folders that could not be read.
   public var unreadable: [UnreadableFile]
@@ -121,6 +121,11 @@ public struct LintResult: Sendable {
     let objectiveC = unchecked.count { $0.reason == .objectiveC }
     if objectiveC > 0 {
       line += "; \(objectiveC) \(LintedFileKind.objectiveC.noun(objectiveC)) not checked"
+    }
+    let otherPlatforms = unchecked.count { $0.reason == .otherPlatform }
+    if otherPlatforms > 0 {
+      line +=
+        "; \(otherPlatforms) \(otherPlatforms == 1 ? "storyboard or XIB" : "storyboards or XIBs") of another platform not checked"
     }
     let large = unchecked.count { $0.reason == .tooLarge }
     if large > 0 { line += "; \(counted(large, "file")) too large to check" }

@@ -164,6 +164,8 @@ public struct UncheckedFile: Sendable, Hashable, Codable {
     case objectiveC
     /// Larger than the lint reads for its kind.
     case tooLarge
+    /// A storyboard or XIB for macOS (AppKit), watchOS or tvOS: the lint reads iOS's.
+    case otherPlatform
   }
 
   /// The file.

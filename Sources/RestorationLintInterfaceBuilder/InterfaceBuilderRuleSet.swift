@@ -27,6 +27,12 @@ public struct InterfaceBuilderRuleSet: LintRuleSet {
     do {
       document = try InterfaceDocument(contentsOfFile: file.path)
     } catch {
+      // A multi-platform project's other storyboards are no mistake: listed, like Objective-C.
+      if error.code == .unsupportedDocument, let type = error.documentType {
+        return .unchecked(
+          UncheckedFile(
+            file: file.display, reason: .otherPlatform, message: Self.otherPlatform(type)))
+      }
       return .unreadable(
         UnreadableFile(
           file: file.display, line: error.line, code: error.code.rawValue, message: error.message))
@@ -40,6 +46,23 @@ public struct InterfaceBuilderRuleSet: LintRuleSet {
       format: report.format, paths: report.paths, findings: report.findings + comments.findings,
       listsPaths: file.isExplicit)
     return .checked(linted, suppressions: comments.suppressions, facts: document)
+  }
+
+  /// Why a file of another platform is not checked, in words.
+  static func otherPlatform(_ type: String) -> String {
+    let kind =
+      type.hasSuffix("Storyboard") || type.hasSuffix("Storyboard.XIB") ? "storyboard" : "XIB"
+    let platform: String
+    if type.contains(".Cocoa.") {
+      platform = "an AppKit (macOS)"
+    } else if type.contains(".WatchKit.") {
+      platform = "a WatchKit (watchOS)"
+    } else if type.contains(".AppleTV.") {
+      platform = "a tvOS"
+    } else {
+      platform = "a '\(type)'"
+    }
+    return "\(platform) \(kind) (the lint reads iOS storyboards and XIBs)"
   }
 
   /// Runs nothing: every Interface Builder rule needs its file only.

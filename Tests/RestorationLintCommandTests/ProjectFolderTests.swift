@@ -46,7 +46,7 @@ import Testing
     #expect(summary["errors"] == 1 && summary["warnings"] == 5 && summary["notChecked"] == 2)
   }
 
-  @Test func theSchemaListsEveryRule() throws {
+  @Test func theSchemaListsEveryRuleAndReason() throws {
     let data = try Data(contentsOf: URL(fileURLWithPath: LintFixtures.outputSchema))
     let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let definitions = try #require(schema["$defs"] as? [String: Any])
@@ -54,6 +54,11 @@ import Testing
     let properties = try #require(finding["properties"] as? [String: Any])
     let code = try #require(properties["code"] as? [String: Any])
     #expect(code["enum"] as? [String] == LintFinding.Code.allCases.map(\.rawValue))
+    let notChecked = try #require(
+      ((schema["properties"] as? [String: Any])?["notChecked"] as? [String: Any])?["items"]
+        as? [String: Any])
+    let reason = (notChecked["properties"] as? [String: Any])?["reason"] as? [String: Any]
+    #expect(reason?["enum"] as? [String] == UncheckedFile.Reason.allCases.map(\.rawValue))
   }
 
   @Test func theSARIFMatchesTheOASISSchema() throws {
