@@ -19,6 +19,12 @@ public struct LintResult: Sendable {
   public var unchecked: [UncheckedFile]
   /// Files and folders that could not be read.
   public var unreadable: [UnreadableFile]
+  /// The least severity shown; findings below it are only counted.
+  public var minimumSeverity: LintFinding.Severity = .note
+  /// The findings below ``minimumSeverity``, not listed, by severity.
+  public var belowMinimumSeverity: [LintFinding.Severity: Int] = [:]
+  /// The findings a baseline holds, not listed.
+  public var inBaseline = 0
 
   /// Creates a result.
   ///
@@ -112,12 +118,21 @@ public struct LintResult: Sendable {
     }
     var line = counted(files.count, "file") + " checked"
     if !kinds.isEmpty { line += " (\(kinds.joined(separator: ", ")))" }
-    line +=
-      ": "
-      + [
-        counted(count(of: .error), "error"), counted(count(of: .warning), "warning"),
-        counted(count(of: .note), "note"),
-      ].joined(separator: ", ")
+    let shown = [LintFinding.Severity.error, .warning, .note].filter { $0 >= minimumSeverity }
+    line += ": " + shown.map { counted(count(of: $0), $0.rawValue) }.joined(separator: ", ")
+    let hidden = [LintFinding.Severity.warning, .note].compactMap { severity in
+      belowMinimumSeverity[severity].flatMap { $0 > 0 ? counted($0, severity.rawValue) : nil }
+    }
+    if let lowest = [LintFinding.Severity.note, .warning].first(where: {
+      (belowMinimumSeverity[$0] ?? 0) > 0
+    }) {
+      let total = belowMinimumSeverity.values.reduce(0, +)
+      line +=
+        "; \(hidden.joined(separator: " and ")) not shown (--min-severity \(lowest.rawValue) shows \(total == 1 ? "it" : "them"))"
+    }
+    if inBaseline > 0 {
+      line += "; \(counted(inBaseline, "finding")) of the baseline not shown"
+    }
     let objectiveC = unchecked.count { $0.reason == .objectiveC }
     if objectiveC > 0 {
       line += "; \(objectiveC) \(LintedFileKind.objectiveC.noun(objectiveC)) not checked"
@@ -145,6 +160,9 @@ public struct LintResult: Sendable {
       var notes: Int
       var notChecked: Int
       var unreadableFiles: Int
+      var minimumSeverity: String
+      var belowMinimumSeverity: Int
+      var inBaseline: Int
     }
 
     var files: [LintedFile]
@@ -157,7 +175,8 @@ public struct LintResult: Sendable {
   /// The report as JSON, keys sorted so the output is stable.
   ///
   /// The keys: `files` (each with `file`, `kind`, `findings`, and for storyboards and XIBs
-  /// `format` and `paths`), `filesByKind`, `notChecked`, `unreadable` and `summary`.
+  /// `format` and `paths`), `filesByKind`, `notChecked`, `unreadable` and `summary` (the
+  /// counts, with the findings not listed: below the minimum severity, or in the baseline).
   /// `docs/lint-output.schema.json` is its JSON Schema.
   ///
   /// - Returns: The JSON text, ending with a newline.
@@ -168,7 +187,9 @@ public struct LintResult: Sendable {
       files: files, filesByKind: byKind, notChecked: unchecked, unreadable: unreadable,
       summary: .init(
         files: files.count, errors: count(of: .error), warnings: count(of: .warning),
-        notes: count(of: .note), notChecked: unchecked.count, unreadableFiles: unreadable.count))
+        notes: count(of: .note), notChecked: unchecked.count, unreadableFiles: unreadable.count,
+        minimumSeverity: minimumSeverity.rawValue,
+        belowMinimumSeverity: belowMinimumSeverity.values.reduce(0, +), inBaseline: inBaseline))
     return Self.encode(output)
   }
 

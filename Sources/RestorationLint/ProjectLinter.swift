@@ -21,6 +21,8 @@ public struct ProjectLinter: Sendable {
   public var ruleSets: [any LintRuleSet]
   /// A configuration file that replaces the folders' own.
   public var configurationFile: String?
+  /// The least severity listed; findings below it are only counted (``LintResult/belowMinimumSeverity``).
+  public var minimumSeverity: LintFinding.Severity = .note
 
   /// Creates a linter.
   ///
@@ -149,12 +151,16 @@ public struct ProjectLinter: Sendable {
     }
     var project = LintProject(files: checked)
     for ruleSet in ruleSets { ruleSet.checkProject(&project) }
+    result.minimumSeverity = minimumSeverity
     for file in project.files {
       let configuration =
         configurationOfFile[file.report.file].map { configurations[$0] } ?? LintConfiguration()
       var report = file.report
-      report.findings = Self.sorted(
-        configuration.apply(to: Self.unsuppressed(report.findings, file.suppressions)))
+      let findings = configuration.apply(to: Self.unsuppressed(report.findings, file.suppressions))
+      report.findings = Self.sorted(findings.filter { $0.severity >= minimumSeverity })
+      for finding in findings where finding.severity < minimumSeverity {
+        result.belowMinimumSeverity[finding.severity, default: 0] += 1
+      }
       result.files.append(report)
     }
     return result

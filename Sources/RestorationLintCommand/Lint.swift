@@ -20,6 +20,24 @@ public struct Lint: ParsableCommand {
     case github
   }
 
+  /// The least severity a run lists.
+  public enum MinimumSeverity: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// Every finding.
+    case note
+    /// Warnings and errors (the default).
+    case warning
+    /// Errors only.
+    case error
+
+    var severity: LintFinding.Severity {
+      switch self {
+      case .note: .note
+      case .warning: .warning
+      case .error: .error
+      }
+    }
+  }
+
   /// The command's name, help and exit codes.
   public static let configuration = CommandConfiguration(
     commandName: "lint",
@@ -71,6 +89,14 @@ public struct Lint: ParsableCommand {
       valueName: "file"))
   public var config: String?
 
+  /// The least severity listed.
+  @Option(
+    name: .customLong("min-severity"),
+    help: ArgumentHelp(
+      "List findings of this severity and above: note, warning (the default) or error; the others are counted in the summary.",
+      valueName: "severity"))
+  public var minimumSeverity: MinimumSeverity = .warning
+
   /// Whether warnings fail the run.
   @Flag(help: "Exit with status 1 on warnings too.")
   public var warningsAsErrors = false
@@ -96,8 +122,9 @@ public struct Lint: ParsableCommand {
   public func run() throws {
     let result: LintResult
     do {
-      result = try ProjectLinter(ruleSets: ProjectLinter.iOSRuleSets, configurationFile: config)
-        .lint(paths)
+      var linter = ProjectLinter(ruleSets: ProjectLinter.iOSRuleSets, configurationFile: config)
+      linter.minimumSeverity = minimumSeverity.severity
+      result = try linter.lint(paths)
     } catch {
       FileHandle.standardError.write(Data("\(Self.toolName): \(error)\n".utf8))
       throw ExitCode(LintResult.ExitStatus.unreadableFile.rawValue)

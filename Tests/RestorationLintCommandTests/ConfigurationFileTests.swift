@@ -42,7 +42,7 @@ import Testing
           <scenes>
               <scene sceneID="s">
                   <objects>
-                      <!-- restoration-lint:disable:next root-without-identifer -->
+                      <!-- restoration-lint:disable:next view-in-unidentified-controler -->
                       <viewController id="a" sceneMemberID="viewController">
                           <view key="view" restorationIdentifier="Body" id="v"/>
                       </viewController>
@@ -56,14 +56,14 @@ import Testing
     let unknown = try ProjectLinter.iOS().lint([folder.path])
     let codes = unknown.findings.map { "\($0.line ?? 0) \($0.code.rawValue)" }
     #expect(codes.contains("6 unknown-rule-in-comment"))
-    #expect(codes.contains("7 root-without-identifier"))
+    #expect(codes.contains("7 view-in-unidentified-controller"))
 
     let fixed = storyboard.replacingOccurrences(
-      of: "root-without-identifer", with: "root-without-identifier")
+      of: "view-in-unidentified-controler", with: "view-in-unidentified-controller")
     try fixed.write(
       to: folder.appendingPathComponent("Main.storyboard"), atomically: true, encoding: .utf8)
     let suppressed = try ProjectLinter.iOS().lint([folder.path]).findings.map(\.code)
     #expect(!suppressed.contains(.unknownRuleInComment))
-    #expect(!suppressed.contains(.rootWithoutIdentifier))
+    #expect(!suppressed.contains(.viewInUnidentifiedController))
   }
 }

@@ -25,7 +25,7 @@ import Testing
       ))
     #expect(
       lines.last
-        == "2 files checked (1 storyboard, 1 Swift file): 0 errors, 0 warnings, 0 notes; 2 storyboards or XIBs of another platform not checked"
+        == "2 files checked (1 storyboard, 1 Swift file): 0 errors, 0 warnings; 2 storyboards or XIBs of another platform not checked"
     )
   }
 

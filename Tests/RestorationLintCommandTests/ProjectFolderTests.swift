@@ -42,8 +42,10 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
     #expect(
       object["filesByKind"] as? [String: Int] == ["storyboard": 2, "swift": 5, "infoPlist": 1])
-    let summary = try #require(object["summary"] as? [String: Int])
+    let summary = try #require(
+      (object["summary"] as? [String: Any])?.compactMapValues { $0 as? Int })
     #expect(summary["errors"] == 1 && summary["warnings"] == 5 && summary["notChecked"] == 2)
+    #expect(summary["notes"] == 0 && summary["belowMinimumSeverity"] == 1)
   }
 
   @Test func theSchemaListsEveryRuleAndReason() throws {
@@ -69,7 +71,7 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
     let run = try #require((log["runs"] as? [[String: Any]])?.first)
     let results = try #require(run["results"] as? [[String: Any]])
-    #expect(results.count == 7)
+    #expect(results.count == 6)
     let rules = try #require(
       ((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
     #expect(rules.count == LintFinding.Code.allCases.count)
@@ -95,7 +97,7 @@ import Testing
   }
 
   @Test func githubAnnotationsAreWorkflowCommands() throws {
-    let result = try lint(["--format", "github"])
+    let result = try lint(["--format", "github", "--min-severity", "note"])
     #expect(result.status == 1)
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
     #expect(
@@ -114,6 +116,26 @@ import Testing
       ))
     #expect(
       lines.last?.hasPrefix("8 files checked (2 storyboards, 5 Swift files, 1 Info.plist)") == true)
+  }
+
+  @Test func notesAreListedOnlyWhenAskedFor() throws {
+    let byDefault = try lint([])
+    #expect(!byDefault.standardOutput.contains(": note: "))
+    #expect(byDefault.standardOutput.contains("; 1 note not shown (--min-severity note shows it)"))
+    let notes = try lint(["--min-severity", "note"])
+    #expect(
+      notes.standardOutput.contains(
+        "Project/Atlas/LaunchScreen.storyboard: note: this file is a launch screen"))
+    #expect(notes.standardOutput.contains(": 1 error, 5 warnings, 1 note; 2 Objective-C"))
+    // Errors only: the run still fails on the error; the warnings are counted.
+    let errors = try lint(["--min-severity", "error"])
+    #expect(errors.status == 1)
+    #expect(!errors.standardOutput.contains(": warning: "))
+    #expect(
+      errors.standardOutput.contains(
+        ": 1 error; 5 warnings and 1 note not shown (--min-severity note shows them)"))
+    let wrong = try lint(["--min-severity", "info"])
+    #expect(wrong.status == 64)
   }
 
   @Test func escapesKeepAnnotationsOnOneLine() {

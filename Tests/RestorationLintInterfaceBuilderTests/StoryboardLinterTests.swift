@@ -127,11 +127,14 @@ struct StoryboardLinterTests {
   static let cases: [Expected] = [
     Expected(
       file: "Gap.storyboard",
-      findings: [
-        Finding(line: 17, severity: .warning, code: .tabWithoutIdentifier),
-        Finding(line: 26, severity: .error, code: .gapInChain),
-      ],
+      findings: [Finding(line: 17, severity: .error, code: .gapInChain)],
       paths: ["Tabs", "Tabs/:[1]:/Second"]),
+    // One navigation controller without identifier, shown by five segues, above a controller
+    // with one: one finding, on the navigation controller.
+    Expected(
+      file: "OneRootCause.storyboard",
+      findings: [Finding(line: 29, severity: .error, code: .gapInChain)],
+      paths: ["Main", "Main/:[0]:/Notes", "Main/:[0]:/Notes/NotesTable"]),
     Expected(
       file: "CellIdentifier.storyboard",
       findings: [
@@ -141,10 +144,7 @@ struct StoryboardLinterTests {
       paths: ["List"]),
     Expected(
       file: "UseStoryboardID.storyboard",
-      findings: [
-        Finding(line: 16, severity: .warning, code: .useStoryboardIdentifierUnchecked),
-        Finding(line: 20, severity: .error, code: .viewInUnidentifiedController),
-      ],
+      findings: [Finding(line: 16, severity: .error, code: .viewInUnidentifiedController)],
       paths: ["Navigation"]),
     Expected(
       file: "Tabs.storyboard",
@@ -159,10 +159,7 @@ struct StoryboardLinterTests {
       paths: ["Form", "Form/Scroll", "Form/Name", "Form/Name"]),
     Expected(
       file: "UnidentifiedRoot.storyboard",
-      findings: [
-        Finding(line: 7, severity: .warning, code: .rootWithoutIdentifier),
-        Finding(line: 11, severity: .error, code: .viewInUnidentifiedController),
-      ],
+      findings: [Finding(line: 7, severity: .error, code: .viewInUnidentifiedController)],
       paths: []),
     Expected(
       file: "Container.storyboard",
@@ -206,14 +203,17 @@ struct StoryboardLinterTests {
   @Test func messagesNameTheObjectAndWhatToDo() throws {
     let gap = try StoryboardLinter().lint(fileAtPath: Fixtures.local("Gap.storyboard"))
     let error = try #require(gap.findings(.gapInChain).first)
-    #expect(error.object == "tableViewController 'List'")
-    #expect(error.objectID == "list")
-    #expect(error.message.contains("navigationController (id nav) at line 17 has none"))
+    // The finding is on the cause, the container without identifier, and names what it cuts off.
+    #expect(error.object == "navigationController (id nav)")
+    #expect(error.objectID == "nav")
+    #expect(error.message.contains("its child tableViewController 'List' at line 26 has one"))
+    #expect(error.message.contains("it is also a tab of tabBarController 'Tabs'"))
+    #expect(error.message.hasSuffix("; give it a restoration identifier"))
     // The line says which object, and names its identifier once.
     #expect(
       error.description.hasPrefix(
         Fixtures.local("Gap.storyboard")
-          + ":26: error: tableViewController 'List' has a restoration identifier, but"))
+          + ":17: error: navigationController (id nav) has no restoration identifier, but"))
     #expect(error.description.hasSuffix("[gap-in-chain]"))
 
     let cells = try StoryboardLinter().lint(fileAtPath: Fixtures.local("CellIdentifier.storyboard"))

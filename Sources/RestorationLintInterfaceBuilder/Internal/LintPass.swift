@@ -24,6 +24,34 @@ struct LintPass {
   static let maximumNesting = 64
   /// The controllers by object ID.
   private let controllersByID: [String: Controller]
+  /// What each controller without identifier breaks, by object ID, in the order first met:
+  /// one finding each, at the end, so that one root cause is reported once.
+  private var unidentified: [String: Unidentified] = [:]
+  private var unidentifiedOrder: [String] = []
+  /// The segues that show each controller with an identifier but no Storyboard ID.
+  private var withoutStoryboardID: [String: [InterfaceDocument.Segue]] = [:]
+  private var withoutStoryboardIDOrder: [String] = []
+
+  /// A controller without restoration identifier, and everything its missing identifier
+  /// breaks.
+  private struct Unidentified {
+    var controller: Controller
+    /// Its Storyboard ID, when it is in the chain with "Use Storyboard ID" unchecked.
+    var storyboardIDUnchecked: String?
+    /// The tab bar it is a tab of.
+    var tabOf: Controller?
+    var isContainer = false
+    var isRoot = false
+    /// Another controller in the chain, left out (maybe on purpose).
+    var isLeaf = false
+    /// The segues that show it from a preserved controller, and whether each pushes it onto a
+    /// preserved navigation stack.
+    var segues: [(segue: InterfaceDocument.Segue, pushed: Bool, stack: Controller?)] = []
+    /// Controllers with identifiers it contains or presents: never preserved.
+    var cutOff: [(controller: Controller, presented: Bool)] = []
+    /// Its views with identifiers: never preserved.
+    var views: [View] = []
+  }
 
   /// The container or presenter a controller is placed under.
   private struct Parent {
@@ -91,6 +119,8 @@ struct LintPass {
     case .storyboard: placeStoryboard()
     case .xib: placeNib()
     }
+    reportUnidentified()
+    reportWithoutStoryboardID()
   }
 
   private mutating func placeStoryboard() {
@@ -274,13 +304,14 @@ struct LintPass {
     viaSegue: Bool,
     listed: Bool
   ) {
-    if let identifier = controller.effectiveRestorationIdentifier {
+    if controller.effectiveRestorationIdentifier != nil {
       if let parent, parent.controller.effectiveRestorationIdentifier == nil {
-        let relation = viaSegue && role == nil ? "presenter" : "container"
-        add(
-          .error, .gapInChain,
-          "\(Self.hasIdentifier(identifier, controller)), but its \(relation) \(Self.describe(parent.controller)) at line \(parent.controller.line) has none: the chain from the root is broken there, so this controller and everything below it are never preserved; give the \(relation) a restoration identifier",
-          controller: controller)
+        let presented = viaSegue && role == nil
+        update(parent.controller) { record in
+          if !record.cutOff.contains(where: { $0.controller.id == controller.id }) {
+            record.cutOff.append((controller, presented))
+          }
+        }
       }
       return
     }
@@ -291,36 +322,18 @@ struct LintPass {
     // A scene the app instantiates in code, or a XIB's controller, is no window's root: where
     // it goes, and whether it gets an identifier there, is up to the code.
     guard parent != nil || listed else { return }
-    if let storyboardIdentifier = controller.storyboardIdentifier {
-      // The description shows the Storyboard ID when there is one: not said twice.
-      let hasID =
-        Self.describe(controller).contains("'\(storyboardIdentifier)'")
-        ? "a Storyboard ID" : "Storyboard ID '\(storyboardIdentifier)'"
-      add(
-        .warning, .useStoryboardIdentifierUnchecked,
-        "has \(hasID) but no restoration identifier, so it is not preserved, nor anything below it: check 'Use Storyboard ID' in the identity inspector",
-        controller: controller)
-    } else if role == .tab, let parent {
-      add(
-        .warning, .tabWithoutIdentifier,
-        "is a tab of \(Self.describe(parent.controller)) without a restoration identifier: tab bars match tabs by identifier, so it comes back in its default state, and the selection is lost when it was the selected tab"
-          + (controller.children.isEmpty ? "" : "; none of its children are preserved either"),
-        controller: controller)
-    } else if !controller.children.isEmpty {
-      add(
-        .warning, .containerWithoutIdentifier,
-        "is a container without a restoration identifier: none of its children are preserved",
-        controller: controller)
-    } else if parent == nil {
-      add(
-        .warning, .rootWithoutIdentifier,
-        "is the root view controller and has no restoration identifier: nothing in its window is preserved",
-        controller: controller)
-    } else {
-      add(
-        .note, .controllerWithoutIdentifier,
-        "has no restoration identifier, so it is left out of the archive (fine when on purpose)",
-        controller: controller)
+    update(controller) { record in
+      if let storyboardIdentifier = controller.storyboardIdentifier {
+        record.storyboardIDUnchecked = storyboardIdentifier
+      } else if role == .tab, let parent {
+        record.tabOf = parent.controller
+      } else if !controller.children.isEmpty {
+        record.isContainer = true
+      } else if parent == nil {
+        record.isRoot = true
+      } else {
+        record.isLeaf = true
+      }
     }
   }
 
@@ -333,16 +346,10 @@ struct LintPass {
     guard destination.effectiveRestorationIdentifier == nil, pending.sourcePath != nil else {
       return
     }
-    if let stack, stack.path != nil {
-      add(
-        .warning, .segueDestinationWithoutIdentifier,
-        "is pushed by \(Self.describe(segue)) onto \(Self.describe(stack.navigation)), which is preserved, but has no restoration identifier: it is left out of the restored navigation stack, with anything it shows",
-        controller: destination)
-    } else {
-      add(
-        .note, .segueDestinationWithoutIdentifier,
-        "is shown by \(Self.describe(segue)) from a preserved controller but has no restoration identifier: it is not restored",
-        controller: destination)
+    let pushed = stack.map { $0.path != nil } ?? false
+    update(destination) { record in
+      guard !record.segues.contains(where: { $0.segue.line == segue.line }) else { return }
+      record.segues.append((segue, pushed, pushed ? stack?.navigation : nil))
     }
   }
 
@@ -366,13 +373,13 @@ struct LintPass {
       for segue in controller.segues where !["embed", "unwind"].contains(segue.kind) {
         guard document.kind == .storyboard,
           let destination = lookUp(segue.destinationID),
-          let identifier = destination.effectiveRestorationIdentifier,
+          destination.effectiveRestorationIdentifier != nil,
           destination.storyboardIdentifier == nil
         else { continue }
-        add(
-          .warning, .segueDestinationWithoutStoryboardIdentifier,
-          "is shown by \(Self.describe(segue)) and \(Self.hasIdentifier(identifier, destination)) but no Storyboard ID: at launch the storyboard cannot re-create it, nor can the app delegate instantiate it by identifier; give it a Storyboard ID (and check 'Use Storyboard ID'), or a restoration class in code",
-          controller: destination)
+        if withoutStoryboardID[destination.id] == nil {
+          withoutStoryboardIDOrder.append(destination.id)
+        }
+        withoutStoryboardID[destination.id, default: []].append(segue)
       }
     }
     for view in document.topLevelViews {
@@ -410,10 +417,7 @@ struct LintPass {
           view: view)
       } else {
         if let controller, controller.effectiveRestorationIdentifier == nil {
-          add(
-            .error, .viewInUnidentifiedController,
-            "\(Self.hasIdentifier(identifier, view)), but the controller it belongs to, \(Self.describe(controller)) at line \(controller.line), has none: views are preserved only inside preserved controllers",
-            view: view)
+          update(controller) { $0.views.append(view) }
         }
         if let first = seen[identifier] {
           add(
@@ -461,6 +465,142 @@ struct LintPass {
         seen[identifier] = controller
       }
     }
+  }
+
+  // MARK: One finding per root cause
+
+  /// Records what a controller without identifier breaks.
+  private mutating func update(_ controller: Controller, _ change: (inout Unidentified) -> Void) {
+    if unidentified[controller.id] == nil {
+      unidentified[controller.id] = Unidentified(controller: controller)
+      unidentifiedOrder.append(controller.id)
+    }
+    // The key was set just above.
+    if var record = unidentified[controller.id] {
+      change(&record)
+      unidentified[controller.id] = record
+    }
+  }
+
+  /// One finding per controller without identifier: the worst of what its missing identifier
+  /// breaks, naming the rest, so that one root cause is reported once.
+  private mutating func reportUnidentified() {
+    for id in unidentifiedOrder {
+      guard let record = unidentified[id] else { continue }
+      let controller = record.controller
+      let pushed = record.segues.filter(\.pushed)
+      let fix =
+        record.storyboardIDUnchecked != nil
+        ? "check 'Use Storyboard ID' in the identity inspector" : "give it a restoration identifier"
+      let severity: LintFinding.Severity
+      let code: LintFinding.Code
+      var predicate: String
+      if !record.cutOff.isEmpty {
+        (severity, code) = (.error, .gapInChain)
+        let presented = record.cutOff.allSatisfy(\.presented)
+        let contained = !record.cutOff.contains(where: \.presented)
+        let names = Self.list(
+          record.cutOff.map { "\(Self.describe($0.controller)) at line \($0.controller.line)" })
+        let one = record.cutOff.count == 1
+        let subject =
+          contained
+          ? "its \(one ? "child" : "children") \(names)"
+          : "\(names), which it \(presented ? "presents" : "contains or presents"),"
+        predicate =
+          "has no restoration identifier, but \(subject) \(one ? "has" : "have") one: the chain from the root is broken there, so \(one ? "that controller" : "those controllers") and everything below \(one ? "it" : "them") are never preserved"
+        if !record.views.isEmpty { predicate += "; " + Self.viewsClause(record.views) }
+      } else if !record.views.isEmpty {
+        (severity, code) = (.error, .viewInUnidentifiedController)
+        let one = record.views.count == 1
+        predicate =
+          "has no restoration identifier, but its \(one ? "view" : "views") \(Self.list(record.views.map { "\(Self.describe($0)) at line \($0.line)" })) \(one ? "has" : "have") one: views are preserved only inside preserved controllers"
+      } else if let storyboardIdentifier = record.storyboardIDUnchecked {
+        (severity, code) = (.warning, .useStoryboardIdentifierUnchecked)
+        // The description shows the Storyboard ID when there is one: not said twice.
+        let hasID =
+          Self.describe(controller).contains("'\(storyboardIdentifier)'")
+          ? "a Storyboard ID" : "Storyboard ID '\(storyboardIdentifier)'"
+        predicate =
+          "has \(hasID) but no restoration identifier, so it is not preserved, nor anything below it: check 'Use Storyboard ID' in the identity inspector"
+      } else if let tabBar = record.tabOf {
+        (severity, code) = (.warning, .tabWithoutIdentifier)
+        predicate =
+          "is a tab of \(Self.describe(tabBar)) without a restoration identifier: tab bars match tabs by identifier, so it comes back in its default state, and the selection is lost when it was the selected tab"
+          + (controller.children.isEmpty ? "" : "; none of its children are preserved either")
+      } else if let first = pushed.first {
+        (severity, code) = (.warning, .segueDestinationWithoutIdentifier)
+        let navigation = first.stack.map { Self.describe($0) } ?? "its navigation controller"
+        predicate =
+          "is pushed by \(Self.describe(pushed.map(\.segue))) onto \(navigation), which is preserved, but has no restoration identifier: it is left out of the restored navigation stack, with anything it shows"
+      } else if record.isContainer {
+        (severity, code) = (.warning, .containerWithoutIdentifier)
+        predicate =
+          "is a container without a restoration identifier: none of its children are preserved"
+      } else if record.isRoot {
+        (severity, code) = (.warning, .rootWithoutIdentifier)
+        predicate =
+          "is the root view controller and has no restoration identifier: nothing in its window is preserved"
+      } else if !record.segues.isEmpty {
+        (severity, code) = (.note, .segueDestinationWithoutIdentifier)
+        predicate =
+          "is shown by \(Self.describe(record.segues.map(\.segue))) from a preserved controller but has no restoration identifier: it is not restored"
+      } else if record.isLeaf {
+        (severity, code) = (.note, .controllerWithoutIdentifier)
+        predicate =
+          "has no restoration identifier, so it is left out of the archive (fine when on purpose)"
+      } else {
+        continue
+      }
+      // What else the same missing identifier breaks, when the finding is about something
+      // worse.
+      if code == .gapInChain || code == .viewInUnidentifiedController {
+        var also: [String] = []
+        if let tabBar = record.tabOf { also.append("a tab of \(Self.describe(tabBar))") }
+        if !record.segues.isEmpty {
+          also.append(
+            "shown by \(Self.describe(record.segues.map(\.segue))) from a preserved controller")
+        }
+        if record.isRoot { also.append("the root view controller") }
+        if !also.isEmpty { predicate += "; it is also \(Self.list(also))" }
+        predicate += "; \(fix)"
+      }
+      add(severity, code, predicate, controller: controller)
+    }
+  }
+
+  /// One finding per controller shown by segues with an identifier but no Storyboard ID.
+  private mutating func reportWithoutStoryboardID() {
+    for id in withoutStoryboardIDOrder {
+      guard let segues = withoutStoryboardID[id], let destination = lookUp(id),
+        let identifier = destination.effectiveRestorationIdentifier
+      else { continue }
+      add(
+        .warning, .segueDestinationWithoutStoryboardIdentifier,
+        "is shown by \(Self.describe(segues)) and \(Self.hasIdentifier(identifier, destination)) but no Storyboard ID: at launch the storyboard cannot re-create it, nor can the app delegate instantiate it by identifier; give it a Storyboard ID (and check 'Use Storyboard ID'), or a restoration class in code",
+        controller: destination)
+    }
+  }
+
+  private static func viewsClause(_ views: [View]) -> String {
+    let one = views.count == 1
+    return
+      "its \(one ? "view" : "views") \(list(views.map { "\(describe($0)) at line \($0.line)" })) \(one ? "has" : "have") one too, never preserved"
+  }
+
+  /// `a`, `a and b`, `a, b and c`; beyond `limit` items, the first ones and how many more.
+  static func list(_ items: [String], limit: Int = 4) -> String {
+    let shown = items.count > limit ? Array(items.prefix(limit - 1)) : items
+    let rest = items.count - shown.count
+    var parts = shown
+    if rest > 0 { parts.append("\(rest) more") }
+    guard parts.count > 1, let last = parts.last else { return parts.first ?? "" }
+    return parts.dropLast().joined(separator: ", ") + " and " + last
+  }
+
+  /// One segue, described alone, or several by their lines: `3 segues (lines 20, 31 and 40)`.
+  static func describe(_ segues: [InterfaceDocument.Segue]) -> String {
+    guard segues.count > 1 else { return segues.first.map { describe($0) } ?? "a segue" }
+    return "\(segues.count) segues (lines \(list(segues.map { String($0.line) }, limit: 8)))"
   }
 
   // MARK: Helpers
