@@ -2,7 +2,7 @@ internal import Foundation
 internal import Yams
 
 /// What a project's `.restoration-lint.yml` says: rules turned off, severities changed, paths
-/// left out.
+/// left out or read alone.
 ///
 /// ```yaml
 /// disabled_rules:
@@ -12,11 +12,14 @@ internal import Yams
 /// excluded:
 ///   - Legacy            # a folder (or file), relative to the project folder
 ///   - "**/Generated/*.swift"
+/// included:             # when given, only these are read
+///   - App
 /// ```
 ///
 /// A key, rule name or severity the lint does not know is an error, not ignored, so that a typo
-/// cannot silently leave a rule on. In `excluded`, `*` matches within a path component, `**`
-/// across components and `?` one character; a pattern without them is a path prefix.
+/// cannot silently leave a rule on. In `excluded` and `included`, `*` matches within a path
+/// component, `**` across components and `?` one character; a pattern without them is a path
+/// prefix.
 public struct LintConfiguration: Sendable, Hashable {
   /// The configuration file's name, looked for at the root of each folder linted.
   public static let fileName = ".restoration-lint.yml"
@@ -29,6 +32,9 @@ public struct LintConfiguration: Sendable, Hashable {
   public var severities: [LintFinding.Code: LintFinding.Severity]
   /// Paths and patterns, relative to the folder linted, left out of the run.
   public var excludedPaths: [String]
+  /// Paths and patterns, relative to the folder linted: when there are any, only the files they
+  /// match are read (and not excluded ones).
+  public var includedPaths: [String]
 
   /// Creates a configuration.
   ///
@@ -36,17 +42,20 @@ public struct LintConfiguration: Sendable, Hashable {
   ///   - disabledRules: Rules whose findings are dropped.
   ///   - severities: Severities that replace the rules' own.
   ///   - excludedPaths: Paths and patterns left out.
+  ///   - includedPaths: Paths and patterns read alone, when there are any.
   public init(
     disabledRules: Set<LintFinding.Code> = [],
     severities: [LintFinding.Code: LintFinding.Severity] = [:],
-    excludedPaths: [String] = []
+    excludedPaths: [String] = [],
+    includedPaths: [String] = []
   ) {
     self.disabledRules = disabledRules
     self.severities = severities
     self.excludedPaths = excludedPaths
+    self.includedPaths = includedPaths
   }
 
-  private static let keys = ["disabled_rules", "severities", "excluded"]
+  private static let keys = ["disabled_rules", "severities", "excluded", "included"]
 
   /// Reads a configuration's YAML text.
   ///
@@ -98,14 +107,14 @@ public struct LintConfiguration: Sendable, Hashable {
           }
           severities[rule] = severity
         }
-      case "excluded":
+      case "excluded", "included":
         for item in try Self.list(value, key: key, file: file) {
           guard let path = item.string, !path.isEmpty else {
             throw LintError(
-              .invalidConfiguration, "'excluded' must list paths", file: file,
+              .invalidConfiguration, "'\(key)' must list paths", file: file,
               line: item.mark?.line)
           }
-          excludedPaths.append(path)
+          if key == "excluded" { excludedPaths.append(path) } else { includedPaths.append(path) }
         }
       default:
         throw LintError(
@@ -165,6 +174,15 @@ public struct LintConfiguration: Sendable, Hashable {
   /// - Returns: Whether a pattern of ``excludedPaths`` matches it or a folder above it.
   public func excludes(_ relativePath: String) -> Bool {
     excludedPaths.contains { PathPattern($0).matches(relativePath) }
+  }
+
+  /// Whether a file, relative to the folder linted, is among those ``includedPaths`` name (any
+  /// file, when they name none).
+  ///
+  /// - Parameter relativePath: The file's path, with `/` between components.
+  /// - Returns: Whether a pattern of ``includedPaths`` matches it or a folder above it.
+  public func includes(_ relativePath: String) -> Bool {
+    includedPaths.isEmpty || includedPaths.contains { PathPattern($0).matches(relativePath) }
   }
 
   private static func list(_ node: Node, key: String, file: String) throws(LintError)

@@ -1,4 +1,5 @@
-/// Why a lint run could not start: its configuration file is wrong, or a folder cannot be read.
+/// Why a lint run could not start or finish: its configuration or baseline file is wrong, or
+/// the baseline cannot be written.
 ///
 /// `description` gives one line, `file:line: message`, in the form compilers use.
 public struct LintError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -10,6 +11,12 @@ public struct LintError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownRule
     /// The configuration file is missing, too large, a link or unreadable.
     case unreadableConfiguration
+    /// The baseline file is missing, too large or unreadable.
+    case unreadableBaseline
+    /// The baseline file is not a baseline, or of an unknown version.
+    case invalidBaseline
+    /// The baseline file to write cannot be written.
+    case unwritableBaseline
   }
 
   /// The classification of the failure.

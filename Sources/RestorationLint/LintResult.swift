@@ -25,6 +25,9 @@ public struct LintResult: Sendable {
   public var belowMinimumSeverity: [LintFinding.Severity: Int] = [:]
   /// The findings a baseline holds, not listed.
   public var inBaseline = 0
+  /// Every finding of the run, before a baseline or the minimum severity left any out, when the
+  /// linter was asked to record them (``ProjectLinter/recordsBaseline``).
+  public var recordedBaseline: LintBaseline?
 
   /// Creates a result.
   ///

@@ -21,8 +21,20 @@ public struct ProjectLinter: Sendable {
   public var ruleSets: [any LintRuleSet]
   /// A configuration file that replaces the folders' own.
   public var configurationFile: String?
-  /// The least severity listed; findings below it are only counted (``LintResult/belowMinimumSeverity``).
+  /// The least severity listed; findings below it are only counted
+  /// (``LintResult/belowMinimumSeverity``).
   public var minimumSeverity: LintFinding.Severity = .note
+  /// Paths and globs, relative to each folder given, left out, besides the configuration's.
+  public var excludedPaths: [String] = []
+  /// Paths and globs, relative to each folder given: when there are any, only the files they
+  /// match are read, besides those the configuration includes.
+  public var includedPaths: [String] = []
+  /// The findings already accepted: those it holds are counted, not listed
+  /// (``LintResult/inBaseline``).
+  public var baseline: LintBaseline?
+  /// Whether the result records every finding as a baseline (``LintResult/recordedBaseline``),
+  /// before the baseline and the minimum severity leave any out.
+  public var recordsBaseline = false
 
   /// Creates a linter.
   ///
@@ -72,9 +84,10 @@ public struct ProjectLinter: Sendable {
           index = configurations.count - 1
         }
       }
-      let found = ProjectFiles.walk(
-        root: path, configuration: index.map { configurations[$0] } ?? LintConfiguration(),
-        configurationIndex: index)
+      var walked = index.map { configurations[$0] } ?? LintConfiguration()
+      walked.excludedPaths += excludedPaths
+      walked.includedPaths += includedPaths
+      let found = ProjectFiles.walk(root: path, configuration: walked, configurationIndex: index)
       jobs += found.jobs
       unreadable += found.unreadable
     }
@@ -138,11 +151,13 @@ public struct ProjectLinter: Sendable {
   ) -> LintResult {
     var checked: [LintProject.File] = []
     var configurationOfFile: [String: Int] = [:]
+    var pathOfFile: [String: String] = [:]
     var result = LintResult(files: [], unchecked: [], unreadable: unreadable)
     for (job, reading) in zip(jobs, readings) {
       switch reading {
       case .checked(let report, let suppressions, let facts)?:
         checked.append(LintProject.File(report: report, suppressions: suppressions, facts: facts))
+        pathOfFile[report.file] = job.source.path
         if let index = job.configuration { configurationOfFile[report.file] = index }
       case .unchecked(let file)?: result.unchecked.append(file)
       case .unreadable(let file)?: result.unreadable.append(file)
@@ -152,18 +167,55 @@ public struct ProjectLinter: Sendable {
     var project = LintProject(files: checked)
     for ruleSet in ruleSets { ruleSet.checkProject(&project) }
     result.minimumSeverity = minimumSeverity
+    var recorded: [LintBaseline.Entry] = []
     for file in project.files {
       let configuration =
         configurationOfFile[file.report.file].map { configurations[$0] } ?? LintConfiguration()
       var report = file.report
-      let findings = configuration.apply(to: Self.unsuppressed(report.findings, file.suppressions))
-      report.findings = Self.sorted(findings.filter { $0.severity >= minimumSeverity })
+      var findings = Self.sorted(
+        configuration.apply(to: Self.unsuppressed(report.findings, file.suppressions)))
+      if baseline != nil || recordsBaseline, !findings.isEmpty {
+        let texts = Self.lineTexts(
+          Set(findings.compactMap(\.line)), ofFile: pathOfFile[report.file] ?? report.file)
+        let text = { (finding: LintFinding) in finding.line.flatMap { texts[$0] } ?? "" }
+        if recordsBaseline {
+          recorded += findings.map { LintBaseline.entry($0, lineText: text($0)) }
+        }
+        if let baseline {
+          let filtered = baseline.newFindings(findings, lineText: text)
+          findings = filtered.new
+          result.inBaseline += filtered.matched
+        }
+      }
+      report.findings = findings.filter { $0.severity >= minimumSeverity }
       for finding in findings where finding.severity < minimumSeverity {
         result.belowMinimumSeverity[finding.severity, default: 0] += 1
       }
       result.files.append(report)
     }
+    if recordsBaseline { result.recordedBaseline = LintBaseline(findings: recorded) }
     return result
+  }
+
+  /// The trimmed text of some lines of a file, read again: lines are counted from 1, and a file
+  /// that cannot be read has none.
+  private static func lineTexts(_ lines: Set<Int>, ofFile path: String) -> [Int: String] {
+    guard let last = lines.max(), last >= 1,
+      case .bytes(let bytes) = ProjectFiles.read(path, limit: LintBaseline.maximumFileSize)
+    else { return [:] }
+    var texts: [Int: String] = [:]
+    var line = 1
+    var start = 0
+    for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
+      if lines.contains(line) {
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        texts[line] = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+      line += 1
+      start = index + 1
+      if line > last { break }
+    }
+    return texts
   }
 
   /// The findings that no `disable:next` comment turns off; a comment's own mistake is never

@@ -101,6 +101,37 @@ public struct Lint: ParsableCommand {
   @Flag(help: "Exit with status 1 on warnings too.")
   public var warningsAsErrors = false
 
+  /// Globs of files to read alone.
+  @Option(
+    name: .customLong("include"),
+    help: ArgumentHelp(
+      "Read only the files of the folders given that this path or glob matches (relative to each folder; repeatable).",
+      valueName: "glob"))
+  public var includedPaths: [String] = []
+
+  /// Globs of files to leave out.
+  @Option(
+    name: .customLong("exclude"),
+    help: ArgumentHelp(
+      "Leave out the files and folders that this path or glob matches (relative to each folder given; repeatable).",
+      valueName: "glob"))
+  public var excludedPaths: [String] = []
+
+  /// A baseline to compare with.
+  @Option(
+    help: ArgumentHelp(
+      "Report only the findings that this baseline file does not hold (matched by rule, file and the line's text).",
+      valueName: "file"))
+  public var baseline: String?
+
+  /// A baseline to write.
+  @Option(
+    name: .customLong("write-baseline"),
+    help: ArgumentHelp(
+      "Write every finding of the run to this baseline file, for --baseline in later runs.",
+      valueName: "file"))
+  public var writeBaseline: String?
+
   /// Creates the command with no arguments; ArgumentParser fills them in.
   public init() {}
 
@@ -124,9 +155,21 @@ public struct Lint: ParsableCommand {
     do {
       var linter = ProjectLinter(ruleSets: ProjectLinter.iOSRuleSets, configurationFile: config)
       linter.minimumSeverity = minimumSeverity.severity
+      linter.includedPaths = includedPaths
+      linter.excludedPaths = excludedPaths
+      linter.baseline = try baseline.map { path throws(LintError) in
+        try LintBaseline(contentsOfFile: path)
+      }
+      linter.recordsBaseline = writeBaseline != nil
       result = try linter.lint(paths)
+      if let writeBaseline, let recorded = result.recordedBaseline {
+        try recorded.write(toFile: writeBaseline)
+        let count = recorded.findings.count
+        Self.printError(
+          "wrote \(count) finding\(count == 1 ? "" : "s") to the baseline \(writeBaseline)")
+      }
     } catch {
-      FileHandle.standardError.write(Data("\(Self.toolName): \(error)\n".utf8))
+      Self.printError("\(error)")
       throw ExitCode(LintResult.ExitStatus.unreadableFile.rawValue)
     }
     let output: String
@@ -142,5 +185,10 @@ public struct Lint: ParsableCommand {
     }
     let status = result.exitStatus(warningsAsErrors: warningsAsErrors)
     if status != .clean { throw ExitCode(status.rawValue) }
+  }
+
+  /// Writes `TOOL: message` on standard error.
+  private static func printError(_ message: String) {
+    FileHandle.standardError.write(Data("\(toolName): \(message)\n".utf8))
   }
 }

@@ -61,7 +61,9 @@ enum ProjectFiles {
             continue
           }
           stack.append((path, depth + 1))
-        } else if type == .typeRegular, let kind = LintedFileKind.of(fileNamed: name) {
+        } else if type == .typeRegular, let kind = LintedFileKind.of(fileNamed: name),
+          configuration.includes(path)
+        {
           guard jobs.count < maximumFileCount else {
             unreadable.append(
               UnreadableFile(
