@@ -107,7 +107,7 @@ let package = Package(
     .executableTarget(
       name: "restoration-archive-tool",
       dependencies: [
-        "ArchiveInspection", "RestorationLintCommand", "StateRestoration",
+        "ArchiveInspection", "RestorationLint", "RestorationLintCommand", "StateRestoration",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

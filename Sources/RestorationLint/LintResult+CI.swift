@@ -27,6 +27,8 @@ extension LintResult {
   private struct Driver: Encodable {
     var name = "restoration-lint"
     var fullName = "restoration-archive-tool lint"
+    var version = PackageVersion.current
+    var semanticVersion = PackageVersion.current
     var rules: [Rule]
   }
 
