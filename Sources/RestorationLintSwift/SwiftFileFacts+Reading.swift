@@ -28,7 +28,10 @@ extension SwiftFileFacts {
     types = collector.types
     functions = collector.functions
     keyUses = collector.keyUses
+    forceCastCalls = collector.forceCastCalls
     stringConstants = collector.stringConstants
+    importsUIKit = collector.importsUIKit
+    exportsUIKit = collector.exportsUIKit
     findings = collector.findings
     if tree.hasError {
       hasSyntaxErrors = true
@@ -62,6 +65,11 @@ extension SwiftFileFacts {
   }
 
   private static let marker = Array("restoration-lint:".utf8)
+
+  /// Whether a type is a coder that restoration decodes from or encodes to.
+  static func isCoderType(_ type: String) -> Bool {
+    ["NSCoder", "NSKeyedUnarchiver", "NSKeyedArchiver"].contains(type)
+  }
 
   private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
     guard let first = needle.first, bytes.count >= needle.count else { return false }
@@ -120,9 +128,12 @@ private final class FactCollector: SyntaxVisitor {
   var types: [TypeDeclaration] = []
   var functions: [FunctionFacts] = []
   var keyUses: [KeyUse] = []
+  var forceCastCalls: [ForceCastCall] = []
   var stringConstants: [String: String] = [:]
   var findings: [LintFinding] = []
   var firstErrorLine: Int?
+  var importsUIKit = false
+  var exportsUIKit = false
 
   /// The types being declared, innermost last: indexes into `types`, and how many functions
   /// were open when each began (more open now means code inside a function of the type).
@@ -131,6 +142,9 @@ private final class FactCollector: SyntaxVisitor {
   private var functionStack: [FunctionFacts] = []
   /// Calls whose result a local variable is bound to (`let map = Map()`), by the call's node.
   private var boundCalls: [SyntaxIdentifier: String] = [:]
+  /// The identifiers that the `switch`, `if` and `guard` statements around the code being read
+  /// compare the restoration identifier path with, innermost last.
+  private var literalFrames: [Set<String>] = []
 
   init(file: String, converter: SourceLocationConverter) {
     self.file = file
@@ -146,6 +160,42 @@ private final class FactCollector: SyntaxVisitor {
 
   /// Whether the code being read is in a function (or top-level code), not directly in a type.
   private var isInFunction: Bool { functionStack.count > (typeStack.last?.depth ?? 0) }
+
+  // MARK: Imports and conditional compilation
+
+  override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+    let module = node.path.first?.name.text
+    // SwiftUI brings UIKit with it on iOS.
+    if module == "UIKit" || module == "SwiftUI" { importsUIKit = true }
+    let exported = node.attributes.contains {
+      $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "_exported"
+    }
+    if module == "UIKit", exported { exportsUIKit = true }
+    return .skipChildren
+  }
+
+  /// Reads the branches of an `#if` that an iOS build may compile: a branch whose condition is
+  /// false on iOS (`#if false`, `os(macOS)`, `!canImport(UIKit)`) or that follows one that is
+  /// true is skipped; a condition the lint cannot decide (`DEBUG`, `targetEnvironment(...)`)
+  /// keeps its branch and those after it.
+  override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
+    var decided = false
+    for clause in node.clauses {
+      guard !decided else { break }
+      let value = clause.condition.map(IOSConditions.evaluate) ?? .yes
+      if value == .no { continue }
+      if value == .yes { decided = true }
+      switch clause.elements {
+      case .statements(let items)?: walk(items)
+      case .switchCases(let cases)?: walk(cases)
+      case .decls(let members)?: walk(members)
+      case .postfixExpression(let expression)?: walk(expression)
+      case .attributes(let attributes)?: walk(attributes)
+      case nil: break
+      }
+    }
+    return .skipChildren
+  }
 
   // MARK: Types
 
@@ -238,7 +288,22 @@ private final class FactCollector: SyntaxVisitor {
     Self.readParameters(node.signature.parameterClause, into: &facts)
     facts.isStatic = flags.isStatic
     facts.isOverride = flags.isOverride
+    // A body of one expression returns it.
+    if let statements = node.body?.statements, statements.count == 1,
+      let expression = statements.first?.item.as(ExprSyntax.self)
+    {
+      facts.returnsDecoded = isDecodedValue(expression, facts: facts)
+    }
     enter(facts)
+    return .visitChildren
+  }
+
+  override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+    if let expression = node.expression, let facts = functionStack.last,
+      isDecodedValue(expression, facts: facts)
+    {
+      functionStack[functionStack.count - 1].returnsDecoded = true
+    }
     return .visitChildren
   }
   override func visitPost(_ node: FunctionDeclSyntax) { leave() }
@@ -248,6 +313,15 @@ private final class FactCollector: SyntaxVisitor {
   ) {
     facts.parameterNames = clause.parameters.map { ($0.secondName ?? $0.firstName).text }
     facts.defaulted = clause.parameters.map { $0.defaultValue != nil }
+    for parameter in clause.parameters {
+      let name = (parameter.secondName ?? parameter.firstName).text
+      facts.parameterTypes[name] = typeName(parameter.type)
+      if ["withRestorationIdentifierPath", "viewControllerWithRestorationIdentifierPath"]
+        .contains(parameter.firstName.text)
+      {
+        facts.identifierPathNames.insert(name)
+      }
+    }
   }
 
   override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -294,6 +368,7 @@ private final class FactCollector: SyntaxVisitor {
       if !synthesized, let value, let call = Self.unwrapped(value).as(FunctionCallExprSyntax.self) {
         boundCalls[call.id] = name
       }
+      if !synthesized, let value { trackIdentifierPath(name, value) }
       guard let binding = Self.binding(type: binding.typeAnnotation?.type, value: value) else {
         continue
       }
@@ -310,7 +385,29 @@ private final class FactCollector: SyntaxVisitor {
     if synthesizedContexts.popLast() == true { leave() }
   }
 
+  /// A variable read from the restoration identifier path (`let last = identifierComponents.last`)
+  /// is compared as the path is.
+  private func trackIdentifierPath(_ name: String, _ value: ExprSyntax) {
+    guard let names = functionStack.last?.identifierPathNames, !names.isEmpty,
+      mentions(value, names)
+    else { return }
+    functionStack[functionStack.count - 1].identifierPathNames.insert(name)
+  }
+
+  private func mentions(_ node: some SyntaxProtocol, _ names: Set<String>) -> Bool {
+    node.tokens(viewMode: .sourceAccurate).contains {
+      if case .identifier(let text) = $0.tokenKind { return names.contains(text) }
+      return false
+    }
+  }
+
   override func visit(_ node: OptionalBindingConditionSyntax) -> SyntaxVisitorContinueKind {
+    if !functionStack.isEmpty,
+      let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+      let value = node.initializer?.value
+    {
+      trackIdentifierPath(name, value)
+    }
     if !functionStack.isEmpty,
       let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
     {
@@ -335,6 +432,90 @@ private final class FactCollector: SyntaxVisitor {
   }
   override func visitPost(_ node: SourceFileSyntax) { leave() }
 
+  // MARK: Conditions on the restoration identifier path
+
+  /// A `switch` on the identifier path: each `case` of string literals guards what it holds.
+  override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
+    guard let names = functionStack.last?.identifierPathNames, !names.isEmpty,
+      mentions(node.subject, names)
+    else { return .visitChildren }
+    walk(node.subject)
+    for element in node.cases {
+      guard let switchCase = element.as(SwitchCaseSyntax.self),
+        case .case(let label) = switchCase.label
+      else {
+        walk(element)
+        continue
+      }
+      let literals = label.caseItems.map {
+        $0.pattern.as(ExpressionPatternSyntax.self).flatMap { Self.stringLiteral($0.expression) }
+      }
+      guard !literals.isEmpty, literals.allSatisfy({ $0 != nil }) else {
+        walk(element)
+        continue
+      }
+      literalFrames.append(Set(literals.compactMap { $0 }))
+      walk(element)
+      literalFrames.removeLast()
+    }
+    return .skipChildren
+  }
+
+  /// An `if` comparing the identifier path with string literals guards its body.
+  override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
+    guard let literals = comparedLiterals(node.conditions) else { return .visitChildren }
+    walk(node.conditions)
+    literalFrames.append(literals)
+    walk(node.body)
+    literalFrames.removeLast()
+    if let elseBody = node.elseBody { walk(elseBody) }
+    return .skipChildren
+  }
+
+  /// A `guard` comparing the identifier path with string literals guards the rest of its block.
+  override func visit(_ node: CodeBlockItemListSyntax) -> SyntaxVisitorContinueKind {
+    guard let names = functionStack.last?.identifierPathNames, !names.isEmpty else {
+      return .visitChildren
+    }
+    var pushed = 0
+    for item in node {
+      walk(item)
+      if let guardStatement = item.item.as(GuardStmtSyntax.self),
+        let literals = comparedLiterals(guardStatement.conditions)
+      {
+        literalFrames.append(literals)
+        pushed += 1
+      }
+    }
+    literalFrames.removeLast(pushed)
+    return .skipChildren
+  }
+
+  /// The string literals that conditions compare the identifier path with (`last == "Map"`,
+  /// `identifierComponents.last == "Map" || ...`); nil when they compare it with none.
+  private func comparedLiterals(_ conditions: ConditionElementListSyntax) -> Set<String>? {
+    guard let names = functionStack.last?.identifierPathNames, !names.isEmpty else { return nil }
+    var literals: Set<String> = []
+    for condition in conditions {
+      guard case .expression(let expression) = condition.condition,
+        let sequence = expression.as(SequenceExprSyntax.self)
+      else { continue }
+      let elements = Array(sequence.elements)
+      for (index, element) in elements.enumerated()
+      where index > 0 && index + 1 < elements.count
+        && element.as(BinaryOperatorExprSyntax.self)?.operator.text == "=="
+      {
+        let (left, right) = (elements[index - 1], elements[index + 1])
+        if mentions(left, names), let literal = Self.stringLiteral(right) {
+          literals.insert(literal)
+        } else if mentions(right, names), let literal = Self.stringLiteral(left) {
+          literals.insert(literal)
+        }
+      }
+    }
+    return literals.isEmpty ? nil : literals
+  }
+
   // MARK: Expressions
 
   override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
@@ -355,28 +536,70 @@ private final class FactCollector: SyntaxVisitor {
 
   private func checkForceCast(of operand: ExprSyntax, to typeElement: ExprSyntax) {
     guard let call = Self.unwrapped(operand).as(FunctionCallExprSyntax.self),
-      let name = Self.calledName(call), name.hasPrefix("decode"),
-      call.arguments.contains(where: { $0.label?.text == "forKey" })
-        || name == "decodeObject" || name == "decodeTopLevelObject"
+      let name = Self.calledName(call)
     else { return }
     let type = typeElement.as(TypeExprSyntax.self)?.type
     let typeText = type?.trimmedDescription ?? typeElement.trimmedDescription
+    let wrapped = type.flatMap(Self.optionalWrapped)?.trimmedDescription
+    let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+    guard name.hasPrefix("decode"), isCoder(member?.base),
+      call.arguments.contains(where: { $0.label?.text == "forKey" })
+        || name == "decodeObject" || name == "decodeTopLevelObject"
+    else {
+      // A function of the module given a coder may return what it decodes: the rules that
+      // cross files decide.
+      let arguments = Array(call.arguments)
+      guard !name.hasPrefix("decode"),
+        let coder = arguments.firstIndex(where: { isCoder($0.expression) })
+      else { return }
+      let key = arguments.first { ["key", "forKey"].contains($0.label?.text) }
+      forceCastCalls.append(
+        ForceCastCall(
+          call: callSite(call, name: name), coderArgument: coder,
+          key: key?.expression.trimmedDescription, type: typeText, wrapped: wrapped,
+          owner: functionStack.last?.owner))
+      return
+    }
     let key = call.arguments.first { $0.label?.text == "forKey" }?.expression.trimmedDescription
     let what = key.map { "the value decoded for key \($0)" } ?? "the decoded value"
-    let subject = ownerDescription
-    if let type, let wrapped = Self.optionalWrapped(type) {
-      findings.append(
-        LintFinding(
-          .warning, .forceCastDecodedOptional,
-          "\(subject) force-casts \(what) to the optional \(typeText): a missing key gives nil, but a value of another type (an archive from an older version of the app) crashes at launch; use 'as? \(wrapped.trimmedDescription)'",
-          file: file, line: line(call), object: functionStack.last?.owner))
-    } else {
-      findings.append(
-        LintFinding(
-          .error, .forceCastDecodedValue,
-          "\(subject) force-casts \(what) to \(typeText): an archive without the key (saved before the key existed, or on a path that never writes it) crashes the app at launch; use 'as? \(typeText)' with a fallback, such as 'guard let value = ... as? \(typeText) else { return }'",
-          file: file, line: line(call), object: functionStack.last?.owner))
+    findings.append(
+      ForceCast.finding(
+        subject: ownerDescription, what: what, type: typeText, wrapped: wrapped, file: file,
+        line: line(call), owner: functionStack.last?.owner))
+  }
+
+  /// Whether an expression names a coder: a parameter, variable or property of type `NSCoder`
+  /// (or a keyed archiver or unarchiver).
+  private func isCoder(_ expression: ExprSyntax?) -> Bool {
+    guard let expression,
+      let name = Self.unwrapped(expression).as(DeclReferenceExprSyntax.self)?.baseName.text
+    else { return false }
+    for facts in functionStack.reversed() {
+      if let type = facts.parameterTypes[name] ?? facts.locals[name]?.type {
+        return SwiftFileFacts.isCoderType(type)
+      }
     }
+    if let index = typeStack.last?.index, let type = types[index].propertyTypes[name] {
+      return SwiftFileFacts.isCoderType(type)
+    }
+    return false
+  }
+
+  /// Whether an expression is, or casts, a value decoded from one of the function's coder
+  /// parameters.
+  private func isDecodedValue(_ expression: ExprSyntax, facts: FunctionFacts) -> Bool {
+    var value = Self.unwrapped(expression)
+    if let sequence = value.as(SequenceExprSyntax.self), let first = sequence.elements.first {
+      // `x as? T`, `x ?? fallback`: the value is still the decoded one.
+      value = Self.unwrapped(first)
+    }
+    guard let call = value.as(FunctionCallExprSyntax.self),
+      Self.calledName(call)?.hasPrefix("decode") == true,
+      let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
+      let name = Self.unwrapped(base).as(DeclReferenceExprSyntax.self)?.baseName.text,
+      let type = facts.parameterTypes[name]
+    else { return false }
+    return SwiftFileFacts.isCoderType(type)
   }
 
   /// The subject of a finding in the code being read: its type, by kind (`class 'Map'`), or
@@ -403,12 +626,23 @@ private final class FactCollector: SyntaxVisitor {
     let at = line(target)
     let assignmentTarget = Self.target(base)
     let index = functionStack.count - 1
+    // `controller = Map()`, in a branch: the variable is the new controller, and what is set on
+    // it after the branches counts for each of them.
+    if base == nil, let call = Self.unwrapped(value).as(FunctionCallExprSyntax.self),
+      let type = Self.constructedType(call)
+    {
+      boundCalls[call.id] = property
+      if functionStack[index].locals[property] != nil {
+        let resolved = type == "Self" ? (functionStack[index].owner ?? type) : type
+        functionStack[index].locals[property] = LocalBinding(type: resolved, isConstructed: true)
+      }
+    }
     switch property {
     case "restorationIdentifier":
       functionStack[index].identifierAssignments.append(
         Assignment(
           target: assignmentTarget, isNil: Self.unwrapped(value).is(NilLiteralExprSyntax.self),
-          line: at))
+          key: Self.identifierKey(value), line: at))
     case "restorationClass":
       functionStack[index].classAssignments.append(
         Assignment(target: assignmentTarget, valueType: Self.classValue(value), line: at))
@@ -458,7 +692,8 @@ private final class FactCollector: SyntaxVisitor {
     if !delegates, let type = Self.constructedType(node) {
       let resolved = type == "Self" ? (owner ?? type) : type
       var construction = Construction(
-        type: resolved, labels: labels, variable: boundCalls[node.id], line: at)
+        type: resolved, labels: labels, variable: boundCalls[node.id],
+        guardLiterals: literalFrames.last, line: at)
       for argument in node.arguments where argument.label?.text == "rootViewController" {
         construction.wrapped += shownControllers(argument.expression, line: at)
       }
@@ -469,16 +704,12 @@ private final class FactCollector: SyntaxVisitor {
     if member?.base?.is(SuperExprSyntax.self) == true {
       functionStack[index].superCalls.insert(name)
     }
-    functionStack[index].callSites.append(
-      CallSite(
-        name: name, labels: labels, receiver: Self.receiver(member?.base),
-        arguments: node.arguments.map {
-          Self.unwrapped($0.expression).as(DeclReferenceExprSyntax.self)?.baseName.text
-        },
-        resultVariable: boundCalls[node.id], line: at))
+    functionStack[index].callSites.append(callSite(node, name: name))
+    // Keys count when a coder reads or writes them: a `Codable` container's, or this package's
+    // `StateDecoder`'s, are not an archive's keys of UIKit's restoration.
     let forKey = node.arguments.first { $0.label?.text == "forKey" }?.expression
     if let forKey, name.hasPrefix("decode") || name.hasPrefix("encode"),
-      !name.hasSuffix("IfPresent"), let key = Self.key(forKey)
+      !name.hasSuffix("IfPresent"), isCoder(member?.base), let key = Self.key(forKey)
     {
       keyUses.append(
         KeyUse(
@@ -489,6 +720,17 @@ private final class FactCollector: SyntaxVisitor {
       recordShown(first, line: at)
     }
     return .visitChildren
+  }
+
+  /// A call as the rules follow it: its name, labels, receiver and plain-name arguments.
+  private func callSite(_ node: FunctionCallExprSyntax, name: String) -> CallSite {
+    let member = node.calledExpression.as(MemberAccessExprSyntax.self)
+    return CallSite(
+      name: name, labels: Self.labels(node), receiver: Self.receiver(member?.base),
+      arguments: node.arguments.map {
+        Self.unwrapped($0.expression).as(DeclReferenceExprSyntax.self)?.baseName.text
+      },
+      resultVariable: boundCalls[node.id], guardLiterals: literalFrames.last, line: line(node))
   }
 
   private static let showingMethods: Set<String> = [
@@ -692,6 +934,23 @@ private final class FactCollector: SyntaxVisitor {
     return nil
   }
 
+  /// A restoration identifier given as a string literal or a constant (`name`, `Type.name`);
+  /// nil for anything else, such as `identifierComponents.last`.
+  static func identifierKey(_ expression: ExprSyntax) -> KeyUse.Key? {
+    let value = unwrapped(expression)
+    if let literal = stringLiteral(value) { return .literal(literal) }
+    if let reference = value.as(DeclReferenceExprSyntax.self) {
+      return .constant(reference.baseName.text)
+    }
+    if let member = value.as(MemberAccessExprSyntax.self),
+      let base = member.base?.as(DeclReferenceExprSyntax.self),
+      base.baseName.text.first?.isUppercase == true
+    {
+      return .constant(member.declName.baseName.text)
+    }
+    return nil
+  }
+
   /// The type of a variable from its annotation or its initial value.
   static func binding(type: TypeSyntax?, value: ExprSyntax?) -> LocalBinding? {
     var constructed: String?
@@ -713,5 +972,35 @@ private final class FactCollector: SyntaxVisitor {
     if let type { return LocalBinding(type: typeName(type), isConstructed: false) }
     if let cast { return LocalBinding(type: cast, isConstructed: false) }
     return nil
+  }
+}
+
+/// The findings of a force cast of a decoded value, direct or through a helper.
+enum ForceCast {
+  /// The finding: an error for a non-optional type, a warning for an optional one.
+  ///
+  /// - Parameters:
+  ///   - subject: The type whose code casts, as findings name it.
+  ///   - what: The value, such as `the value decoded for key "name"`.
+  ///   - type: The type cast to, as written.
+  ///   - wrapped: For an optional type, the type it wraps.
+  ///   - file: The file.
+  ///   - line: The line.
+  ///   - owner: The type whose code casts.
+  /// - Returns: The finding.
+  static func finding(
+    subject: String, what: String, type: String, wrapped: String?, file: String, line: Int,
+    owner: String?
+  ) -> LintFinding {
+    if let wrapped {
+      return LintFinding(
+        .warning, .forceCastDecodedOptional,
+        "\(subject) force-casts \(what) to the optional \(type): a missing key gives nil, but a value of another type (an archive from an older version of the app) crashes at launch; use 'as? \(wrapped)'",
+        file: file, line: line, object: owner)
+    }
+    return LintFinding(
+      .error, .forceCastDecodedValue,
+      "\(subject) force-casts \(what) to \(type): an archive without the key (saved before the key existed, or on a path that never writes it) crashes the app at launch; use 'as? \(type)' with a fallback, such as 'guard let value = ... as? \(type) else { return }'",
+      file: file, line: line, object: owner)
   }
 }

@@ -22,10 +22,18 @@ public struct SwiftFileFacts: Sendable {
   public internal(set) var suppressions: [Int: Set<LintFinding.Code>] = [:]
   /// Whether the parser met syntax it could not read.
   public internal(set) var hasSyntaxErrors = false
+  /// Whether the file imports UIKit (or SwiftUI, which brings it), so that UIKit's rules apply
+  /// to all its code.
+  public internal(set) var importsUIKit = false
+  /// Whether the file re-exports UIKit to the whole module (`@_exported import UIKit`).
+  public internal(set) var exportsUIKit = false
 
   var types: [TypeDeclaration] = []
   var functions: [FunctionFacts] = []
   var keyUses: [KeyUse] = []
+  /// Force casts of what a function of the module returns, when it is given a coder: the
+  /// function may return what it decoded.
+  var forceCastCalls: [ForceCastCall] = []
   /// String constants (`static let key = "name"`), by name, for keys given as constants.
   var stringConstants: [String: String] = [:]
 
@@ -82,6 +90,8 @@ struct Assignment: Sendable {
   var valueName: String?
   /// Whether the value is `nil`: clearing an identifier does not make an object restorable.
   var isNil = false
+  /// For a restoration identifier, the value when it is a string literal or a constant.
+  var key: KeyUse.Key?
   var line: Int
 }
 
@@ -105,6 +115,9 @@ struct Construction: Sendable {
   var variable: String?
   /// Controllers passed as `rootViewController:` (a navigation controller wrapping them).
   var wrapped: [ShownController] = []
+  /// The identifiers a `switch`, `if` or `guard` on the restoration identifier path around it
+  /// compares with; nil when none is around it.
+  var guardLiterals: Set<String>?
   var line: Int
 }
 
@@ -128,7 +141,25 @@ struct CallSite: Sendable {
   var arguments: [String?]
   /// The local variable the result is bound to, if any.
   var resultVariable: String?
+  /// As for a ``Construction``.
+  var guardLiterals: Set<String>?
   var line: Int
+}
+
+/// A force cast of what a call returns, when a coder is among its arguments:
+/// `Store.object(decodedFrom: coder, key: "item") as! Item`.
+struct ForceCastCall: Sendable {
+  var call: CallSite
+  /// The position of the argument that is a coder.
+  var coderArgument: Int
+  /// The key argument's text (`key:` or `forKey:`), if any.
+  var key: String?
+  /// The type cast to, as written.
+  var type: String
+  /// For an optional type, the type it wraps, as written.
+  var wrapped: String?
+  /// The type whose code casts.
+  var owner: String?
 }
 
 /// A local variable's type, and whether the value was created in code (`Type(...)`).
@@ -162,6 +193,14 @@ struct FunctionFacts: Sendable {
   var labels: [String]
   /// The parameters' internal names, in order.
   var parameterNames: [String] = []
+  /// The parameters' types, last component only, by internal name.
+  var parameterTypes: [String: String] = [:]
+  /// Whether it returns a value it decoded from a coder parameter (a helper that reads an
+  /// archive for its caller).
+  var returnsDecoded = false
+  /// Names bound to the restoration identifier path (the factory's and the app delegate hook's
+  /// `identifierComponents`, and what is read from it), for the conditions that compare it.
+  var identifierPathNames: Set<String> = []
   /// Which parameters have a default value, so a call may leave them out.
   var defaulted: [Bool] = []
   var isStatic = false

@@ -92,6 +92,94 @@ struct RuleVariant: Sendable, CustomTestStringConvertible {
     .init(
       code: .controllerNotRecreatable, folder: "passes-in-a-navigation-controller",
       file: "NotesViewController.swift", line: nil),
+
+    // Code that no iOS build compiles is not read; a branch a build may compile is.
+    .init(
+      code: .forceCastDecodedValue, folder: "passes-in-branches-ios-does-not-compile",
+      file: "TimelineViewController.swift", line: nil),
+    .init(
+      code: .forceCastDecodedValue, folder: "triggers-in-a-debug-branch",
+      file: "TimelineViewController.swift", line: 19),
+    // UIKit's init() reaches the class's own init(nibName:bundle:).
+    .init(
+      code: .factoryWithoutRestorationIdentity,
+      folder: "passes-self-init-reaches-the-nib-initializer",
+      file: "ComposeViewController.swift", line: nil),
+    .init(
+      code: .factoryWithoutRestorationIdentity,
+      folder: "passes-convenience-init-reaches-the-nib-initializer",
+      file: "ComposeViewController.swift", line: nil),
+    .init(
+      code: .factoryWithoutRestorationIdentity,
+      folder: "triggers-self-init-reaches-an-initializer-without-identity",
+      file: "ComposeViewController.swift", line: 24),
+    // What is set after if / else if / else counts for each branch.
+    .init(
+      code: .factoryWithoutRestorationIdentity, folder: "passes-assigned-in-branches",
+      file: "ReaderViewController.swift", line: nil),
+    .init(
+      code: .factoryWithoutRestorationIdentity, folder: "triggers-assigned-in-branches",
+      file: "ReaderViewController.swift", line: 17),
+    // Code for another API with UIKit's names is not UIKit code.
+    .init(
+      code: .factoryWithoutRestorationIdentity, folder: "passes-this-packages-view-controller",
+      file: "NoteDetailViewController.swift", line: nil),
+    .init(
+      code: .deprecatedRestorationOptIn, folder: "passes-this-packages-application-delegate",
+      file: "NotesAppDelegate.swift", line: nil),
+    // Only a coder's keys, spelled out, are checked.
+    .init(
+      code: .decodedKeyNeverEncoded, folder: "passes-codable-container-helper",
+      file: "KeyedDecodingContainer+Lenient.swift", line: nil),
+    .init(
+      code: .decodedKeyNeverEncoded, folder: "passes-key-in-a-variable",
+      file: "RestorationArchive+Reading.swift", line: nil),
+    // A table or collection view made restorable in code.
+    .init(
+      code: .dataSourceWithoutModelAssociation, folder: "triggers-table-made-in-code",
+      file: "InboxViewController.swift", line: 5),
+    .init(
+      code: .dataSourceWithoutModelAssociation,
+      folder: "triggers-collection-view-in-a-lazy-property", file: "AlbumViewController.swift",
+      line: 6),
+    .init(
+      code: .dataSourceWithoutModelAssociation, folder: "passes-table-made-in-code",
+      file: "InboxViewController.swift", line: nil),
+    .init(
+      code: .dataSourceWithoutModelAssociation, folder: "passes-separate-data-source",
+      file: "AlbumViewController.swift", line: nil),
+    // A value a helper of the module decoded from the coder it was given.
+    .init(
+      code: .forceCastDecodedValue, folder: "triggers-through-a-helper",
+      file: "ItemViewController.swift", line: 15),
+    .init(
+      code: .forceCastDecodedValue, folder: "passes-through-a-helper",
+      file: "ItemViewController.swift", line: nil),
+    .init(
+      code: .forceCastDecodedValue, folder: "passes-helper-not-decoding",
+      file: "Formatter.swift", line: nil),
+    // A system class's controller, and an app delegate hook that does not re-create it.
+    .init(
+      code: .controllerNotRecreatable, folder: "triggers-system-class-hook-looks-up",
+      file: "ArticleViewController.swift", line: 10),
+    .init(
+      code: .controllerNotRecreatable, folder: "passes-system-class-hook-creates-it",
+      file: "ArticleViewController.swift", line: nil),
+    .init(
+      code: .controllerNotRecreatable, folder: "passes-system-class-without-identifier",
+      file: "ArticleViewController.swift", line: nil),
+    .init(
+      code: .controllerNotRecreatable, folder: "triggers-hook-handles-other-identifiers",
+      file: "HomeViewController.swift", line: 15),
+    .init(
+      code: .controllerNotRecreatable, folder: "triggers-hook-returns-nil-for-it",
+      file: "HomeViewController.swift", line: 15),
+    .init(
+      code: .controllerNotRecreatable, folder: "passes-hook-handles-it",
+      file: "HomeViewController.swift", line: nil),
+    .init(
+      code: .controllerNotRecreatable, folder: "passes-hook-instantiates-by-identifier",
+      file: "HomeViewController.swift", line: nil),
   ]
 }
 
@@ -141,6 +229,11 @@ struct RuleVariant: Sendable, CustomTestStringConvertible {
     let expected = variant.line.map { [$0] } ?? []
     #expect(found.map { $0.line ?? 0 } == expected, "\(result.text)")
     #expect(found.allSatisfy { $0.file == "\(folder)/\(variant.file)" })
+    // A passing fixture is an app's code without mistakes: no rule reports anything in it.
+    if variant.line == nil {
+      #expect(result.findings.isEmpty, "\(result.text)")
+      #expect(FileManager.default.fileExists(atPath: "\(folder)/\(variant.file)"))
+    }
   }
 
   @Test func everySwiftRuleHasItsFixtures() {

@@ -21,6 +21,8 @@ final class ProjectIndex {
 
   /// The kind of each type declared (not extended) in the module, by name.
   private var kinds: [String: TypeDeclaration.Kind] = [:]
+  /// The files that import UIKit; all of them when one re-exports it to the module.
+  private var uikitFiles: Set<String> = []
 
   /// UIKit's view controller classes, where a module's superclass chain ends.
   private static let uikitControllers: Set<String> = [
@@ -56,9 +58,36 @@ final class ProjectIndex {
         }
       }
     }
+    uikitFiles = Set(
+      files.contains(where: \.exportsUIKit)
+        ? files.map(\.file) : files.filter(\.importsUIKit).map(\.file))
   }
 
   // MARK: Queries
+
+  /// Whether a name is UIKit's: `UI` and a capital letter (`UIViewController`,
+  /// `UIApplicationDelegate`); this package's own types never are.
+  private static func isUIKitName(_ name: String) -> Bool {
+    let characters = Array(name.prefix(3))
+    return characters.count == 3 && characters[0] == "U" && characters[1] == "I"
+      && characters[2].isUppercase
+  }
+
+  /// Whether a type is UIKit code: its superclass chain ends in a UIKit class, or it or a
+  /// superclass adopts a UIKit protocol.
+  func isUIKitType(_ name: String) -> Bool {
+    let chain = classChain(name)
+    if let last = chain.last, Self.isUIKitName(last) { return true }
+    return chain.contains { adopted[$0]?.contains(where: Self.isUIKitName) == true }
+  }
+
+  /// Whether a function is UIKit code, which UIKit's rules check.
+  ///
+  /// It is when its file imports UIKit, or its type is UIKit code. Code written for another API
+  /// with the same names, such as this package's `ApplicationDelegate`, is not.
+  func isUIKitFunction(_ index: Int) -> Bool {
+    uikitFiles.contains(functionFiles[index]) || functions[index].owner.map(isUIKitType) == true
+  }
 
   /// The class and its superclasses declared in the module, nearest first.
   func classChain(_ name: String) -> [String] {
@@ -112,15 +141,102 @@ final class ProjectIndex {
     functions(of: type).contains { functions[$0].isRestorationFactory }
   }
 
-  lazy var hasAppDelegateHook: Bool = functions.contains {
-    $0.isApplicationMethod("viewControllerWithRestorationIdentifierPath")
+  /// The app delegate's `application(_:viewControllerWithRestorationIdentifierPath:coder:)`
+  /// methods, in UIKit code.
+  private lazy var hooks: [Int] = functions.indices.filter {
+    functions[$0].isApplicationMethod("viewControllerWithRestorationIdentifierPath")
+      && isUIKitFunction($0)
   }
 
-  private lazy var optsIn: Bool = functions.contains { function in
+  lazy var hasAppDelegateHook: Bool = !hooks.isEmpty
+
+  private lazy var optsIn: Bool = functions.indices.contains { index in
     [
       "shouldSaveApplicationState", "shouldRestoreApplicationState",
       "shouldSaveSecureApplicationState", "shouldRestoreSecureApplicationState",
-    ].contains { function.isApplicationMethod($0) }
+    ].contains { functions[index].isApplicationMethod($0) } && isUIKitFunction(index)
+  }
+
+  /// Which controllers the app delegate's hook re-creates at launch.
+  enum HookCoverage: Equatable {
+    /// It never creates a controller: it returns one that exists, or nil.
+    case none
+    /// It creates controllers only for these identifiers, which it compares the path with.
+    case only(Set<String>)
+    /// It may create a controller for any identifier, as far as the lint can tell.
+    case any
+  }
+
+  /// What the hook re-creates, from the controllers it creates (in code, from a storyboard,
+  /// through a restoration factory or a function of the module) and the identifiers the
+  /// `switch`, `if` and `guard` around each compare the path with; nil without a hook.
+  private lazy var hookCoverage: HookCoverage? = {
+    guard !hooks.isEmpty else { return nil }
+    var literals: Set<String> = []
+    var creates = false
+    for hook in hooks {
+      let facts = functions[hook]
+      var guards: [Set<String>?] = facts.constructions.filter { isControllerLike($0.type) }
+        .map(\.guardLiterals)
+      for call in facts.callSites where createsController(call, in: hook) {
+        guards.append(call.guardLiterals)
+      }
+      for guarded in guards {
+        creates = true
+        guard let guarded else { return .any }
+        literals.formUnion(guarded)
+      }
+    }
+    return creates ? .only(literals) : HookCoverage.none
+  }()
+
+  /// Whether a type is a view controller, of the module or not (`SFSafariViewController`).
+  private func isControllerLike(_ type: String) -> Bool {
+    classes[type] != nil ? isController(type) : isSystemController(type)
+  }
+
+  /// Whether a type outside the module is a view controller, by its name.
+  private func isSystemController(_ type: String) -> Bool {
+    classes[type] == nil && type.first?.isUppercase == true
+      && (Self.uikitControllers.contains(type) || type.hasSuffix("Controller"))
+  }
+
+  /// Whether a call creates a controller: a storyboard's `instantiate...ViewController`, a
+  /// restoration factory, or a function of the module that creates one.
+  private func createsController(_ call: CallSite, in function: Int) -> Bool {
+    if call.name.hasPrefix("instantiate") && call.name.hasSuffix("ViewController") {
+      return true
+    }
+    if call.name == "viewController" && call.labels.first == "withRestorationIdentifierPath" {
+      return true
+    }
+    let callees: [Int]
+    switch call.receiver {
+    case .ownObject: callees = functionsByName[call.name] ?? []
+    case .type(let type): callees = functions(of: type)
+    case .variable, .superObject, .other: callees = []
+    }
+    return callees.contains {
+      functions[$0].name == call.name && functions[$0].accepts(call.labels)
+        && !createdControllers(in: $0).isEmpty
+    }
+  }
+
+  /// The nearest initializers in a class's chain that a call with these labels calls.
+  ///
+  /// UIKit's `init()`, which a controller inherits when it overrides `init(nibName:bundle:)`,
+  /// calls that override: a call without arguments that no initializer of the module accepts
+  /// is followed there.
+  private func initializers(of type: String, accepting labels: [String]) -> [Int] {
+    for candidates in [labels, labels.isEmpty ? ["nibName", "bundle"] : nil].compactMap({ $0 }) {
+      for owner in classChain(type) {
+        let found = (functionsByOwner[owner] ?? []).filter {
+          functions[$0].isInitializer && functions[$0].accepts(candidates)
+        }
+        if !found.isEmpty { return found }
+      }
+    }
+    return []
   }
 
   /// The subject of a finding about a type's code: `class 'Map'`, or top-level code.
@@ -135,12 +251,18 @@ final class ProjectIndex {
   struct Identity {
     var identifier = false
     var restorationClass = false
+    /// The identifiers set, when each is a string literal or a constant.
+    var identifiers: Set<String> = []
+    /// Whether an identifier was set to something else (`identifierComponents.last`).
+    var hasOtherIdentifier = false
 
     var isComplete: Bool { identifier && restorationClass }
 
     mutating func formUnion(_ other: Identity) {
       identifier = identifier || other.identifier
       restorationClass = restorationClass || other.restorationClass
+      identifiers.formUnion(other.identifiers)
+      hasOtherIdentifier = hasOtherIdentifier || other.hasOtherIdentifier
     }
   }
 
@@ -179,6 +301,14 @@ final class ProjectIndex {
     var identity = Identity(
       identifier: facts.identifierAssignments.contains { $0.target == target && !$0.isNil },
       restorationClass: facts.classAssignments.contains { $0.target == target })
+    for assignment in facts.identifierAssignments where assignment.target == target {
+      guard !assignment.isNil else { continue }
+      if let key = assignment.key, let value = resolvedValue(key) {
+        identity.identifiers.insert(value)
+      } else {
+        identity.hasOtherIdentifier = true
+      }
+    }
     for call in facts.callSites where !identity.isComplete {
       var methods: [Int] = []
       switch (call.receiver, subject) {
@@ -193,10 +323,17 @@ final class ProjectIndex {
       default:
         break
       }
-      for method in methods
-      where functions[method].name == call.name && !functions[method].isStatic
-        && functions[method].accepts(call.labels)
+      var called = methods.filter {
+        functions[$0].name == call.name && !functions[$0].isStatic
+          && functions[$0].accepts(call.labels)
+      }
+      if call.name == "init", call.labels.isEmpty, case .ownObject = call.receiver,
+        case .ownObject = subject
       {
+        // `self.init()`: the class's own, or UIKit's, which calls `init(nibName:bundle:)`.
+        called = initializers(of: type, accepting: [])
+      }
+      for method in called {
         identity.formUnion(
           self.identity(
             in: method, of: .ownObject, type: type, visited: &visited, depth: depth + 1))
@@ -223,17 +360,9 @@ final class ProjectIndex {
   private func identity(of construction: Construction, in function: Int) -> Identity {
     var visited: Set<Visit> = []
     var identity = Identity()
-    for type in classChain(construction.type) {
-      let initializers = (functionsByOwner[type] ?? []).filter {
-        functions[$0].isInitializer && functions[$0].accepts(construction.labels)
-      }
-      guard !initializers.isEmpty else { continue }
-      for initializer in initializers {
-        identity.formUnion(
-          self.identity(
-            in: initializer, of: .ownObject, type: construction.type, visited: &visited))
-      }
-      break
+    for initializer in initializers(of: construction.type, accepting: construction.labels) {
+      identity.formUnion(
+        self.identity(in: initializer, of: .ownObject, type: construction.type, visited: &visited))
     }
     for property in functions(of: construction.type)
     where functions[property].labels == ["(property)"] && !functions[property].isStatic {
@@ -296,6 +425,15 @@ final class ProjectIndex {
     return found
   }
 
+  /// A key's text: the literal, or the constant's value; nil for a name that is no constant
+  /// (a variable or a parameter, which could hold anything).
+  private func resolvedValue(_ key: KeyUse.Key) -> String? {
+    switch key {
+    case .literal(let text): return text
+    case .constant(let name): return constants[name] ?? nil
+    }
+  }
+
   private func resolve(_ key: KeyUse.Key) -> String {
     switch key {
     case .literal(let text): return "\"\(text)\""
@@ -318,12 +456,13 @@ final class ProjectIndex {
     findings += deprecatedOptIns()
     findings += restorableStateWithoutSuper()
     findings += decodedKeysNeverEncoded()
+    findings += forceCastsOfHelpers()
     return findings
   }
 
   private func restorationClassesWithoutFactory() -> [LintFinding] {
     var findings: [LintFinding] = []
-    for (index, function) in functions.enumerated() {
+    for (index, function) in functions.enumerated() where isUIKitFunction(index) {
       for assignment in function.classAssignments {
         guard var type = assignment.valueType else { continue }
         if type == "Self", let owner = function.owner { type = owner }
@@ -339,9 +478,10 @@ final class ProjectIndex {
   }
 
   private func controllersNotRecreatable() -> [LintFinding] {
-    guard !hasAppDelegateHook else { return [] }
+    if hookCoverage == .any { return [] }
     var findings: [LintFinding] = []
-    for (index, function) in functions.enumerated() where !function.shown.isEmpty {
+    for (index, function) in functions.enumerated()
+    where !function.shown.isEmpty && isUIKitFunction(index) {
       for shown in function.shown {
         let construction: Construction
         if let constructed = shown.constructedType {
@@ -357,14 +497,104 @@ final class ProjectIndex {
           continue
         }
         let type = construction.type
-        guard classes[type] != nil, isController(type) else { continue }
+        let isSystem = isSystemController(type)
+        guard isSystem || (classes[type] != nil && isController(type)) else { continue }
         let identity = identity(of: construction, in: index)
-        guard identity.identifier, !identity.restorationClass else { continue }
+        guard identity.identifier, !identity.restorationClass,
+          let why = notRecreatedReason(identity)
+        else { continue }
+        let subject =
+          "\(describe(function.owner)) shows \(Self.article(type)) \(type) created in code with \(Self.identifierPhrase(identity))"
+        let message: String
+        if isSystem {
+          message =
+            "\(subject), but \(type) is a system class that no restoration class of this module re-creates, and \(why): it is preserved, but nothing re-creates it at launch and the user lands on the screen below; create it in that method for its identifier (with what it needs, saved in the coder), or leave its restoration identifier nil"
+        } else {
+          message =
+            "\(subject), but \(type) gets no restoration class and \(why): it is preserved, but nothing re-creates it at launch and the user lands on the screen below; set restorationClass = \(type).self and implement its viewController(withRestorationIdentifierPath:coder:)"
+        }
         findings.append(
           LintFinding(
-            .warning, .controllerNotRecreatable,
-            "\(describe(function.owner)) shows a \(type) created in code with a restoration identifier, but \(type) gets no restoration class and the app delegate has no application(_:viewControllerWithRestorationIdentifierPath:coder:): it is preserved, but nothing re-creates it at launch and the user lands on the screen below; set restorationClass = \(type).self and implement its viewController(withRestorationIdentifierPath:coder:)",
-            file: functionFiles[index], line: shown.line, object: type))
+            .warning, .controllerNotRecreatable, message, file: functionFiles[index],
+            line: shown.line, object: type))
+      }
+    }
+    return findings
+  }
+
+  /// Why the app delegate does not re-create a controller with this identity, or nil when it
+  /// may.
+  private func notRecreatedReason(_ identity: Identity) -> String? {
+    let hook = "application(_:viewControllerWithRestorationIdentifierPath:coder:)"
+    switch hookCoverage {
+    case nil:
+      return "the app delegate has no \(hook)"
+    case .none?:
+      return
+        "the app delegate's \(hook) never creates a controller (it returns one that exists, or nil)"
+    case .only(let handled)?:
+      // Only an identifier the lint knows, and that the hook never compares with, is missed.
+      guard !identity.hasOtherIdentifier, !identity.identifiers.isEmpty,
+        identity.identifiers.isDisjoint(with: handled)
+      else { return nil }
+      let names = handled.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+      return "the app delegate's \(hook) creates controllers only for \(names)"
+    case .any?:
+      return nil
+    }
+  }
+
+  /// `a` or `an`, as the type's name is read.
+  private static func article(_ type: String) -> String {
+    guard let first = type.first else { return "a" }
+    // Acronyms read letter by letter: an SFSafariViewController, a UINavigationController.
+    let spelled = type.count > 1 && type.dropFirst().first?.isUppercase == true
+    let vowelSound = spelled ? "AEFHILMNORSX".contains(first) : "AEIOU".contains(first)
+    return vowelSound ? "an" : "a"
+  }
+
+  /// `restoration identifier "Safari"` when the lint knows it, else `a restoration identifier`.
+  private static func identifierPhrase(_ identity: Identity) -> String {
+    guard !identity.hasOtherIdentifier, identity.identifiers.count == 1,
+      let identifier = identity.identifiers.first
+    else { return "a restoration identifier" }
+    return "restoration identifier \"\(identifier)\""
+  }
+
+  /// Force casts of what a function of the module decodes from the coder it is given:
+  /// `Store.object(decodedFrom: coder, key: "item") as! Item`.
+  private func forceCastsOfHelpers() -> [LintFinding] {
+    var findings: [LintFinding] = []
+    for file in files {
+      for cast in file.forceCastCalls {
+        let call = cast.call
+        let candidates: [Int]
+        switch call.receiver {
+        case .type(let type): candidates = functions(of: type)
+        case .ownObject: candidates = functionsByName[call.name] ?? []
+        case .variable, .superObject, .other: candidates = []
+        }
+        let helpers = candidates.filter { index in
+          let helper = functions[index]
+          guard helper.name == call.name, helper.returnsDecoded,
+            let positions = helper.parameterPositions(call.labels),
+            cast.coderArgument < positions.count
+          else { return false }
+          let parameter = helper.parameterNames[positions[cast.coderArgument]]
+          return helper.parameterTypes[parameter].map(SwiftFileFacts.isCoderType) == true
+        }
+        guard let helper = helpers.first else { continue }
+        let receiver = {
+          if case .type(let type) = call.receiver { return "\(type)." }
+          return ""
+        }()
+        let name = "\(receiver)\(functions[helper].signature)"
+        let what =
+          "the value \(name) decodes" + (cast.key.map { " for key \($0)" } ?? "")
+        findings.append(
+          ForceCast.finding(
+            subject: describe(cast.owner), what: what, type: cast.type, wrapped: cast.wrapped,
+            file: file.file, line: call.line, owner: cast.owner))
       }
     }
     return findings
@@ -373,7 +603,7 @@ final class ProjectIndex {
   private func factoriesWithoutIdentity() -> [LintFinding] {
     var findings: [LintFinding] = []
     for (index, function) in functions.enumerated()
-    where function.isRestorationFactory && function.isStatic {
+    where function.isRestorationFactory && function.isStatic && isUIKitFunction(index) {
       guard let (type, identity) = createdControllers(in: index).first else { continue }
       let identified = identity.identifier
       let classed = identity.restorationClass
@@ -405,7 +635,9 @@ final class ProjectIndex {
       documents.flatMap(\.viewControllers).filter { $0.effectiveRestorationIdentifier != nil }
         .compactMap(\.customClass))
     for (index, function) in functions.enumerated()
-    where Self.lateMethods.contains(function.name) && !function.isStatic {
+    where Self.lateMethods.contains(function.name) && !function.isStatic
+      && isUIKitFunction(index)
+    {
       guard let owner = function.owner, isController(owner) else { continue }
       let ownIdentifier = function.identifierAssignments.filter { $0.target == .ownObject }
       let ownClass = function.classAssignments.filter { $0.target == .ownObject }
@@ -483,8 +715,7 @@ final class ProjectIndex {
         case .variable(let variable): name = variable
         case .other(let text): name = text
         }
-        let lowered = name.lowercased()
-        guard lowered.hasSuffix("tableview") || lowered.hasSuffix("collectionview") else {
+        guard isUIKitFunction(index), isListView(name, in: function, owner: owner) else {
           continue
         }
         views.append((owner, "the view '\(name)' (\(functionFiles[index]):\(assignment.line))"))
@@ -504,6 +735,19 @@ final class ProjectIndex {
           file: declaration.file, line: declaration.declaration.line, object: source))
     }
     return findings
+  }
+
+  /// Whether what code names (`table`, `self.photosView`, `tableView`) is a table or collection
+  /// view: by its type, as a local variable or a property declares it, or else by its name.
+  private func isListView(_ name: String, in function: FunctionFacts, owner: String) -> Bool {
+    var plain = Substring(name)
+    if plain.hasPrefix("self.") { plain = plain.dropFirst(5) }
+    let variable = String(plain)
+    let type = function.locals[variable]?.type ?? propertyTypes[owner]?[variable]
+    return [type, variable].contains { name in
+      let lowered = name?.lowercased() ?? ""
+      return lowered.hasSuffix("tableview") || lowered.hasSuffix("collectionview")
+    }
   }
 
   /// The class that is a controller's table or collection view's data source: the one its
@@ -542,7 +786,7 @@ final class ProjectIndex {
     guard optsIn else { return [] }
     var findings: [LintFinding] = []
     for (index, function) in functions.enumerated()
-    where function.isApplicationMethod("didFinishLaunchingWithOptions") {
+    where function.isApplicationMethod("didFinishLaunchingWithOptions") && isUIKitFunction(index) {
       // One finding for the method: its first assignment shows where the building starts.
       for line in function.windowAssignments.prefix(1) {
         findings.append(
@@ -561,7 +805,7 @@ final class ProjectIndex {
       ("shouldSaveApplicationState", "shouldSaveSecureApplicationState"),
       ("shouldRestoreApplicationState", "shouldRestoreSecureApplicationState"),
     ]
-    for (index, function) in functions.enumerated() {
+    for (index, function) in functions.enumerated() where isUIKitFunction(index) {
       for (old, secure) in pairs where function.isApplicationMethod(old) {
         let hasSecure = (function.owner.map { functions(of: $0) } ?? []).contains {
           functions[$0].isApplicationMethod(secure)
@@ -582,7 +826,7 @@ final class ProjectIndex {
     for (index, function) in functions.enumerated()
     where function.isOverride
       && ["encodeRestorableState", "decodeRestorableState"].contains(function.name)
-      && !function.superCalls.contains(function.name)
+      && !function.superCalls.contains(function.name) && isUIKitFunction(index)
     {
       findings.append(
         LintFinding(
@@ -606,6 +850,8 @@ final class ProjectIndex {
     var findings: [LintFinding] = []
     for file in files {
       for use in file.keyUses where use.isDecode {
+        // A key held in a variable (a helper's parameter) is no spelling to check.
+        guard resolvedValue(use.key) != nil else { continue }
         let key = resolve(use.key)
         guard !encoded.contains(key) else { continue }
         findings.append(
