@@ -22,6 +22,8 @@ let package = Package(
       name: "RestorationLintInterfaceBuilder", targets: ["RestorationLintInterfaceBuilder"]),
     .library(name: "RestorationLintSwift", targets: ["RestorationLintSwift"]),
     .library(name: "RestorationLintCommand", targets: ["RestorationLintCommand"]),
+    // `swift package restoration-lint`, in any package that depends on this one.
+    .plugin(name: "RestorationLintPlugin", targets: ["RestorationLintPlugin"]),
     // What the archive fuzzer in `Fuzz/` runs on each input; the corpus test runs it too. For
     // the fuzzing package only, not public API: hence the underscore.
     .library(name: "_ArchiveFuzzing", targets: ["ArchiveFuzzing"]),
@@ -117,6 +119,19 @@ let package = Package(
         "StateRestoration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // `swift package restoration-lint`: the lint on the package it is called in.
+    .plugin(
+      name: "RestorationLintPlugin",
+      capability: .command(
+        intent: .custom(
+          verb: "restoration-lint",
+          description:
+            "Check the state restoration setup of the package's storyboards, XIBs and Swift sources."
+        )
+      ),
+      dependencies: ["restoration-archive-tool"]
+    ),
+
     // Examples
     .target(
       name: "RestorerCore",
