@@ -45,24 +45,32 @@ public struct Lint: ParsableCommand {
     discussion: """
       A folder is searched for .storyboard, .xib, .swift and Info.plist files; .build, \
       DerivedData, Pods, Carthage, .git and .swiftpm folders and every symbolic link are \
-      skipped. Swift sources are parsed with swift-syntax and checked together with the \
-      storyboards (a scene's custom class is the Swift class of that name). Objective-C files \
-      are listed as not checked.
+      skipped. Swift sources are parsed with swift-syntax, as an iOS build compiles them (the \
+      branches of #if that no iOS build compiles are skipped), and checked together with the \
+      storyboards (a scene's custom class is the Swift class of that name). UIKit's rules apply \
+      to UIKit code only. Objective-C files, and storyboards and XIBs for macOS, watchOS or \
+      tvOS, are listed as not checked.
 
-      Each problem is one line, 'file:line: severity: message [rule]'. For a storyboard or XIB \
-      named on the command line, the restoration identifier paths of its launch hierarchy are \
-      listed first (as UIKit forms them, with :[i]: index components). The rules, the \
-      configuration file and the formats are described in docs/Lint.md.
+      Each problem is one line, 'file:line: severity: message [rule]'; notes are counted, and \
+      listed with --min-severity note. For a storyboard or XIB named on the command line, the \
+      restoration identifier paths of its launch hierarchy are listed first (as UIKit forms \
+      them, with :[i]: index components). The rules, the configuration file and the formats \
+      are described in docs/Lint.md.
 
       Configuration: a .restoration-lint.yml at the folder's root, with disabled_rules, \
-      severities (rule: error|warning|note) and excluded (paths or globs). In a Swift file, \
-      '// restoration-lint:disable:next RULE' turns a rule off for the next line; in a \
+      severities (rule: error|warning|note), excluded and included (paths or globs). In a Swift \
+      file, '// restoration-lint:disable:next RULE' turns a rule off for the next line; in a \
       storyboard, the same in an XML comment. An unknown rule name is an error.
+
+      Baseline: --write-baseline FILE records the run's findings; --baseline FILE then reports \
+      only new ones, matching a finding by rule, file and the text of its line, so that edits \
+      above it do not bring it back.
 
       Exit status:
         0   no errors (warnings and notes only)
         1   at least one error (or warning, with --warnings-as-errors)
-        2   a file is missing or cannot be read, or the configuration is wrong
+        2   a file is missing or cannot be read, or the configuration
+            or baseline is wrong
         64  the command line is wrong
       """
   )

@@ -2,11 +2,11 @@ internal import Foundation
 public import RestorationLint
 internal import StoryboardImport
 
-/// The rules for storyboards and XIBs, as a ``ProjectLinter`` runs them: each file is read with
+/// The rules for storyboards and XIBs, as a `ProjectLinter` runs them: each file is read with
 /// `XMLParser` and checked by ``StoryboardLinter``, and its `restoration-lint:` XML comments
 /// turn rules off line by line.
 ///
-/// The set keeps each file's ``InterfaceDocument`` as its facts, so that the rule sets after it
+/// The set keeps each file's `InterfaceDocument` as its facts, so that the rule sets after it
 /// (the Swift rules) can match scenes with classes.
 public struct InterfaceBuilderRuleSet: LintRuleSet {
   /// Creates the rule set.

@@ -35,7 +35,7 @@ public struct StoryboardLinter {
   ///
   /// - Parameter path: The file's path.
   /// - Returns: The paths and findings.
-  /// - Throws: ``StoryboardImportError`` when the file cannot be read.
+  /// - Throws: `StoryboardImportError` when the file cannot be read.
   public func lint(fileAtPath path: String) throws(StoryboardImportError) -> LintReport {
     lint(try InterfaceDocument(contentsOfFile: path))
   }

@@ -10,7 +10,7 @@ extension SwiftFileFacts {
   /// Parses a Swift file's text and keeps what the rules need.
   ///
   /// The parser reads any text: a file with syntax errors gives a
-  /// ``LintFinding/Code/swiftSyntaxError`` note and the facts of what could be read.
+  /// `swift-syntax-error` note and the facts of what could be read.
   ///
   /// - Parameters:
   ///   - source: The file's bytes, UTF-8.

@@ -1,9 +1,9 @@
 public import RestorationLint
 internal import StoryboardImport
 
-/// The rules for Swift sources, as a ``ProjectLinter`` runs them: each file is parsed with
+/// The rules for Swift sources, as a `ProjectLinter` runs them: each file is parsed with
 /// swift-syntax into ``SwiftFileFacts``, then ``SwiftProjectLinter`` runs the rules that cross
-/// files, with the storyboards and XIBs the ``InterfaceBuilderRuleSet`` read before it.
+/// files, with the storyboards and XIBs the `InterfaceBuilderRuleSet` read before it.
 ///
 /// List it after the Interface Builder rule set, so that it sees the scenes: it also drops the
 /// XIB findings that the Swift sources answer (a controller whose class sets its restoration
@@ -15,7 +15,7 @@ public struct SwiftRuleSet: LintRuleSet {
   /// Whether the set reads files of a kind: Swift sources.
   ///
   /// - Parameter kind: The kind.
-  /// - Returns: Whether it is ``LintedFileKind/swift``.
+  /// - Returns: Whether it is a Swift source.
   public func reads(_ kind: LintedFileKind) -> Bool { kind == .swift }
 
   /// Parses one Swift file and runs the rules that need it only.
