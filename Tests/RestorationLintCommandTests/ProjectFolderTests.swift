@@ -138,6 +138,23 @@ import Testing
     #expect(wrong.status == 64)
   }
 
+  @Test func cellXIBsAndPlainStoryboardsAreQuietByDefault() throws {
+    // A table cell's XIB and a storyboard without identifiers: nothing to preserve, and no
+    // line about it unless notes are asked for.
+    let folder = LintFixtures.path("Cells")
+    let quiet = try runTool(["lint", folder])
+    #expect(quiet.status == 0)
+    #expect(
+      quiet.standardOutput
+        == "2 files checked (1 storyboard, 1 XIB): 0 errors, 0 warnings; 2 notes not shown (--min-severity note shows them)\n"
+    )
+    let notes = try runTool(["lint", "--min-severity", "note", folder])
+    #expect(
+      notes.standardOutput.split(separator: "\n").filter {
+        $0.hasSuffix("[no-restoration-identifiers]")
+      }.count == 2)
+  }
+
   @Test func escapesKeepAnnotationsOnOneLine() {
     #expect(LintResult.escapeData("50%\nnext") == "50%25%0Anext")
   }
