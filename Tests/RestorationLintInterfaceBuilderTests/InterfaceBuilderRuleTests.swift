@@ -128,4 +128,24 @@ import Testing
     #expect(report.findings.map(\.code) == [.fileIssue, .noInitialViewController])
     #expect(report.paths.map(\.path) == ["Nav", "Nav/:[0]:/A", "Nav/:[1]:/B"])
   }
+
+  @Test func aContainerWithoutIdentifierAboveThousandsOfControllersIsOneFinding() throws {
+    let count = 5_000
+    let tabs = (0..<count).map {
+      "<segue destination=\"t\($0)\" kind=\"relationship\" relationship=\"viewControllers\" id=\"r\($0)\"/>"
+    }
+    let controllers = (0..<count).map {
+      "<viewController restorationIdentifier=\"T\($0)\" id=\"t\($0)\" sceneMemberID=\"viewController\"/>"
+    }
+    let report = try lint(
+      """
+      <scenes><scene sceneID="s"><objects>
+        <tabBarController id="tabs" sceneMemberID="viewController"><connections>\(tabs.joined())</connections></tabBarController>
+        \(controllers.joined(separator: "\n"))
+      </objects></scene></scenes>
+      """, initial: "tabs")
+    #expect(report.findings.map(\.code) == [.gapInChain])
+    // The message names a few and counts the rest.
+    #expect(report.findings.first?.message.contains("and 4997 more have one") == true)
+  }
 }

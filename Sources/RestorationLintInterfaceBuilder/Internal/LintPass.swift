@@ -47,8 +47,12 @@ struct LintPass {
     /// The segues that show it from a preserved controller, and whether each pushes it onto a
     /// preserved navigation stack.
     var segues: [(segue: InterfaceDocument.Segue, pushed: Bool, stack: Controller?)] = []
+    /// The lines of those segues, so that each is recorded once.
+    var segueLines: Set<Int> = []
     /// Controllers with identifiers it contains or presents: never preserved.
     var cutOff: [(controller: Controller, presented: Bool)] = []
+    /// Their object IDs, so that each is recorded once.
+    var cutOffIDs: Set<String> = []
     /// Its views with identifiers: never preserved.
     var views: [View] = []
   }
@@ -308,7 +312,7 @@ struct LintPass {
       if let parent, parent.controller.effectiveRestorationIdentifier == nil {
         let presented = viaSegue && role == nil
         update(parent.controller) { record in
-          if !record.cutOff.contains(where: { $0.controller.id == controller.id }) {
+          if record.cutOffIDs.insert(controller.id).inserted {
             record.cutOff.append((controller, presented))
           }
         }
@@ -348,7 +352,7 @@ struct LintPass {
     }
     let pushed = stack.map { $0.path != nil } ?? false
     update(destination) { record in
-      guard !record.segues.contains(where: { $0.segue.line == segue.line }) else { return }
+      guard record.segueLines.insert(segue.line).inserted else { return }
       record.segues.append((segue, pushed, pushed ? stack?.navigation : nil))
     }
   }
@@ -471,15 +475,9 @@ struct LintPass {
 
   /// Records what a controller without identifier breaks.
   private mutating func update(_ controller: Controller, _ change: (inout Unidentified) -> Void) {
-    if unidentified[controller.id] == nil {
-      unidentified[controller.id] = Unidentified(controller: controller)
-      unidentifiedOrder.append(controller.id)
-    }
-    // The key was set just above.
-    if var record = unidentified[controller.id] {
-      change(&record)
-      unidentified[controller.id] = record
-    }
+    if unidentified[controller.id] == nil { unidentifiedOrder.append(controller.id) }
+    // In place: a copy of the record would copy its lists at every change.
+    change(&unidentified[controller.id, default: Unidentified(controller: controller)])
   }
 
   /// One finding per controller without identifier: the worst of what its missing identifier
