@@ -144,7 +144,16 @@ private final class FactCollector: SyntaxVisitor {
   private var boundCalls: [SyntaxIdentifier: String] = [:]
   /// The identifiers that the `switch`, `if` and `guard` statements around the code being read
   /// compare the restoration identifier path with, innermost last.
-  private var literalFrames: [Set<String>] = []
+  private var literalFrames: [(literals: Set<String>, end: AbsolutePosition?)] = []
+
+  /// The literals of the innermost frame around a position: a `guard`'s frame lasts to the end
+  /// of its block, and is dropped once the walk has passed it.
+  private func guardLiterals(at position: AbsolutePosition) -> Set<String>? {
+    while let last = literalFrames.last, let end = last.end, end <= position {
+      literalFrames.removeLast()
+    }
+    return literalFrames.last?.literals
+  }
 
   init(file: String, converter: SourceLocationConverter) {
     self.file = file
@@ -157,6 +166,22 @@ private final class FactCollector: SyntaxVisitor {
   }
 
   private var currentOwner: String? { typeStack.last.map { types[$0.index].name } }
+
+  /// The names bound to the identifier path in the function being read. Read through the
+  /// index: `functionStack.last` would copy the whole facts.
+  private var identifierPathNames: Set<String> {
+    // Most functions have none: the count answers without reading the facts.
+    guard functionsWithIdentifierPath > 0, !functionStack.isEmpty else { return [] }
+    return functionStack[functionStack.count - 1].identifierPathNames
+  }
+
+  /// How many functions being read have names bound to the identifier path.
+  private var functionsWithIdentifierPath = 0
+
+  /// The owner of the function being read, without copying its facts.
+  private var functionOwner: String? {
+    functionStack.isEmpty ? nil : functionStack[functionStack.count - 1].owner
+  }
 
   /// Whether the code being read is in a function (or top-level code), not directly in a type.
   private var isInFunction: Bool { functionStack.count > (typeStack.last?.depth ?? 0) }
@@ -264,10 +289,14 @@ private final class FactCollector: SyntaxVisitor {
 
   // MARK: Functions
 
-  private func enter(_ facts: FunctionFacts) { functionStack.append(facts) }
+  private func enter(_ facts: FunctionFacts) {
+    if !facts.identifierPathNames.isEmpty { functionsWithIdentifierPath += 1 }
+    functionStack.append(facts)
+  }
 
   private func leave() {
     guard let facts = functionStack.popLast() else { return }
+    if !facts.identifierPathNames.isEmpty { functionsWithIdentifierPath -= 1 }
     functions.append(facts)
   }
 
@@ -281,7 +310,7 @@ private final class FactCollector: SyntaxVisitor {
   override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
     let flags = Self.flags(node.modifiers)
     var facts = FunctionFacts(
-      owner: isInFunction ? functionStack.last?.owner : currentOwner,
+      owner: isInFunction ? functionOwner : currentOwner,
       name: node.name.text,
       labels: node.signature.parameterClause.parameters.map(\.firstName.text),
       line: line(node.name))
@@ -292,15 +321,15 @@ private final class FactCollector: SyntaxVisitor {
     if let statements = node.body?.statements, statements.count == 1,
       let expression = statements.first?.item.as(ExprSyntax.self)
     {
-      facts.returnsDecoded = isDecodedValue(expression, facts: facts)
+      facts.returnsDecoded = isDecodedValue(expression, coders: facts.coderParameters)
     }
     enter(facts)
     return .visitChildren
   }
 
   override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
-    if let expression = node.expression, let facts = functionStack.last,
-      isDecodedValue(expression, facts: facts)
+    if let expression = node.expression, !functionStack.isEmpty,
+      isDecodedValue(expression, coders: functionStack[functionStack.count - 1].coderParameters)
     {
       functionStack[functionStack.count - 1].returnsDecoded = true
     }
@@ -315,9 +344,12 @@ private final class FactCollector: SyntaxVisitor {
     facts.defaulted = clause.parameters.map { $0.defaultValue != nil }
     for parameter in clause.parameters {
       let name = (parameter.secondName ?? parameter.firstName).text
-      facts.parameterTypes[name] = typeName(parameter.type)
-      if ["withRestorationIdentifierPath", "viewControllerWithRestorationIdentifierPath"]
-        .contains(parameter.firstName.text)
+      if let type = simpleTypeName(parameter.type), SwiftFileFacts.isCoderType(type) {
+        facts.coderParameters.insert(name)
+      }
+      let label = parameter.firstName.text
+      if label == "withRestorationIdentifierPath"
+        || label == "viewControllerWithRestorationIdentifierPath"
       {
         facts.identifierPathNames.insert(name)
       }
@@ -388,7 +420,8 @@ private final class FactCollector: SyntaxVisitor {
   /// A variable read from the restoration identifier path (`let last = identifierComponents.last`)
   /// is compared as the path is.
   private func trackIdentifierPath(_ name: String, _ value: ExprSyntax) {
-    guard let names = functionStack.last?.identifierPathNames, !names.isEmpty,
+    let names = identifierPathNames
+    guard !names.isEmpty,
       mentions(value, names)
     else { return }
     functionStack[functionStack.count - 1].identifierPathNames.insert(name)
@@ -436,7 +469,8 @@ private final class FactCollector: SyntaxVisitor {
 
   /// A `switch` on the identifier path: each `case` of string literals guards what it holds.
   override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
-    guard let names = functionStack.last?.identifierPathNames, !names.isEmpty,
+    let names = identifierPathNames
+    guard !names.isEmpty,
       mentions(node.subject, names)
     else { return .visitChildren }
     walk(node.subject)
@@ -454,9 +488,10 @@ private final class FactCollector: SyntaxVisitor {
         walk(element)
         continue
       }
-      literalFrames.append(Set(literals.compactMap { $0 }))
+      let depth = literalFrames.count
+      literalFrames.append((Set(literals.compactMap { $0 }), nil))
       walk(element)
-      literalFrames.removeLast()
+      literalFrames.removeSubrange(min(depth, literalFrames.count)...)
     }
     return .skipChildren
   }
@@ -465,36 +500,29 @@ private final class FactCollector: SyntaxVisitor {
   override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
     guard let literals = comparedLiterals(node.conditions) else { return .visitChildren }
     walk(node.conditions)
-    literalFrames.append(literals)
+    let depth = literalFrames.count
+    literalFrames.append((literals, nil))
     walk(node.body)
-    literalFrames.removeLast()
+    literalFrames.removeSubrange(min(depth, literalFrames.count)...)
     if let elseBody = node.elseBody { walk(elseBody) }
     return .skipChildren
   }
 
   /// A `guard` comparing the identifier path with string literals guards the rest of its block.
-  override func visit(_ node: CodeBlockItemListSyntax) -> SyntaxVisitorContinueKind {
-    guard let names = functionStack.last?.identifierPathNames, !names.isEmpty else {
-      return .visitChildren
-    }
-    var pushed = 0
-    for item in node {
-      walk(item)
-      if let guardStatement = item.item.as(GuardStmtSyntax.self),
-        let literals = comparedLiterals(guardStatement.conditions)
-      {
-        literalFrames.append(literals)
-        pushed += 1
-      }
-    }
-    literalFrames.removeLast(pushed)
-    return .skipChildren
+  override func visitPost(_ node: GuardStmtSyntax) {
+    // After its conditions were read: `guard let last = identifierComponents.last, ...`
+    // binds the name the comparison uses.
+    guard let literals = comparedLiterals(node.conditions),
+      let block = node.parent?.parent?.as(CodeBlockItemListSyntax.self)
+    else { return }
+    literalFrames.append((literals, block.endPosition))
   }
 
   /// The string literals that conditions compare the identifier path with (`last == "Map"`,
   /// `identifierComponents.last == "Map" || ...`); nil when they compare it with none.
   private func comparedLiterals(_ conditions: ConditionElementListSyntax) -> Set<String>? {
-    guard let names = functionStack.last?.identifierPathNames, !names.isEmpty else { return nil }
+    let names = identifierPathNames
+    guard !names.isEmpty else { return nil }
     var literals: Set<String> = []
     for condition in conditions {
       guard case .expression(let expression) = condition.condition,
@@ -557,7 +585,7 @@ private final class FactCollector: SyntaxVisitor {
         ForceCastCall(
           call: callSite(call, name: name), coderArgument: coder,
           key: key?.expression.trimmedDescription, type: typeText, wrapped: wrapped,
-          owner: functionStack.last?.owner))
+          owner: functionOwner))
       return
     }
     let key = call.arguments.first { $0.label?.text == "forKey" }?.expression.trimmedDescription
@@ -565,7 +593,7 @@ private final class FactCollector: SyntaxVisitor {
     findings.append(
       ForceCast.finding(
         subject: ownerDescription, what: what, type: typeText, wrapped: wrapped, file: file,
-        line: line(call), owner: functionStack.last?.owner))
+        line: line(call), owner: functionOwner))
   }
 
   /// Whether an expression names a coder: a parameter, variable or property of type `NSCoder`
@@ -574,8 +602,9 @@ private final class FactCollector: SyntaxVisitor {
     guard let expression,
       let name = Self.unwrapped(expression).as(DeclReferenceExprSyntax.self)?.baseName.text
     else { return false }
-    for facts in functionStack.reversed() {
-      if let type = facts.parameterTypes[name] ?? facts.locals[name]?.type {
+    for index in functionStack.indices.reversed() {
+      if functionStack[index].coderParameters.contains(name) { return true }
+      if let type = functionStack[index].locals[name]?.type {
         return SwiftFileFacts.isCoderType(type)
       }
     }
@@ -587,7 +616,7 @@ private final class FactCollector: SyntaxVisitor {
 
   /// Whether an expression is, or casts, a value decoded from one of the function's coder
   /// parameters.
-  private func isDecodedValue(_ expression: ExprSyntax, facts: FunctionFacts) -> Bool {
+  private func isDecodedValue(_ expression: ExprSyntax, coders: Set<String>) -> Bool {
     var value = Self.unwrapped(expression)
     if let sequence = value.as(SequenceExprSyntax.self), let first = sequence.elements.first {
       // `x as? T`, `x ?? fallback`: the value is still the decoded one.
@@ -596,16 +625,15 @@ private final class FactCollector: SyntaxVisitor {
     guard let call = value.as(FunctionCallExprSyntax.self),
       Self.calledName(call)?.hasPrefix("decode") == true,
       let base = call.calledExpression.as(MemberAccessExprSyntax.self)?.base,
-      let name = Self.unwrapped(base).as(DeclReferenceExprSyntax.self)?.baseName.text,
-      let type = facts.parameterTypes[name]
+      let name = Self.unwrapped(base).as(DeclReferenceExprSyntax.self)?.baseName.text
     else { return false }
-    return SwiftFileFacts.isCoderType(type)
+    return coders.contains(name)
   }
 
   /// The subject of a finding in the code being read: its type, by kind (`class 'Map'`), or
   /// the file's top-level code.
   private var ownerDescription: String {
-    guard let owner = functionStack.last?.owner else { return "top-level code" }
+    guard let owner = functionOwner else { return "top-level code" }
     let kind = types.first { $0.name == owner && $0.kind != .extensionType }?.kind
     return "\(kind.map(TypeDeclaration.describe) ?? "type") '\(owner)'"
   }
@@ -693,7 +721,7 @@ private final class FactCollector: SyntaxVisitor {
       let resolved = type == "Self" ? (owner ?? type) : type
       var construction = Construction(
         type: resolved, labels: labels, variable: boundCalls[node.id],
-        guardLiterals: literalFrames.last, line: at)
+        guardLiterals: guardLiterals(at: node.position), line: at)
       for argument in node.arguments where argument.label?.text == "rootViewController" {
         construction.wrapped += shownControllers(argument.expression, line: at)
       }
@@ -730,7 +758,8 @@ private final class FactCollector: SyntaxVisitor {
       arguments: node.arguments.map {
         Self.unwrapped($0.expression).as(DeclReferenceExprSyntax.self)?.baseName.text
       },
-      resultVariable: boundCalls[node.id], guardLiterals: literalFrames.last, line: line(node))
+      resultVariable: boundCalls[node.id], guardLiterals: guardLiterals(at: node.position),
+      line: line(node))
   }
 
   private static let showingMethods: Set<String> = [
@@ -775,6 +804,20 @@ private final class FactCollector: SyntaxVisitor {
   }
 
   // MARK: Helpers
+
+  /// The last component of a named type (`NSCoder`, `Foundation.NSCoder`, `NSCoder?`), and nil
+  /// for any other, without building its text.
+  static func simpleTypeName(_ type: TypeSyntax) -> String? {
+    if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
+    if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
+    if let optional = type.as(OptionalTypeSyntax.self) {
+      return simpleTypeName(optional.wrappedType)
+    }
+    if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+      return simpleTypeName(unwrapped.wrappedType)
+    }
+    return nil
+  }
 
   /// The last component of a type's name, without optionals or generic arguments.
   static func typeName(_ type: TypeSyntax) -> String {

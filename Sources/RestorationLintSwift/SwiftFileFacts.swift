@@ -193,8 +193,8 @@ struct FunctionFacts: Sendable {
   var labels: [String]
   /// The parameters' internal names, in order.
   var parameterNames: [String] = []
-  /// The parameters' types, last component only, by internal name.
-  var parameterTypes: [String: String] = [:]
+  /// The parameters whose type is a coder (`NSCoder` or a keyed archiver), by internal name.
+  var coderParameters: Set<String> = []
   /// Whether it returns a value it decoded from a coder parameter (a helper that reads an
   /// archive for its caller).
   var returnsDecoded = false

@@ -86,8 +86,21 @@ final class ProjectIndex {
   /// It is when its file imports UIKit, or its type is UIKit code. Code written for another API
   /// with the same names, such as this package's `ApplicationDelegate`, is not.
   func isUIKitFunction(_ index: Int) -> Bool {
-    uikitFiles.contains(functionFiles[index]) || functions[index].owner.map(isUIKitType) == true
+    uikitFunctions[index]
   }
+
+  /// ``isUIKitFunction(_:)`` for every function, worked out once: each rule asks.
+  private lazy var uikitFunctions: [Bool] = {
+    var typeIsUIKit: [String: Bool] = [:]
+    return functions.indices.map { index in
+      if uikitFiles.contains(functionFiles[index]) { return true }
+      guard let owner = functions[index].owner else { return false }
+      if let known = typeIsUIKit[owner] { return known }
+      let found = isUIKitType(owner)
+      typeIsUIKit[owner] = found
+      return found
+    }
+  }()
 
   /// The class and its superclasses declared in the module, nearest first.
   func classChain(_ name: String) -> [String] {
@@ -581,7 +594,7 @@ final class ProjectIndex {
             cast.coderArgument < positions.count
           else { return false }
           let parameter = helper.parameterNames[positions[cast.coderArgument]]
-          return helper.parameterTypes[parameter].map(SwiftFileFacts.isCoderType) == true
+          return helper.coderParameters.contains(parameter)
         }
         guard let helper = helpers.first else { continue }
         let receiver = {
