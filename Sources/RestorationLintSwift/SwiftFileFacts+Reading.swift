@@ -167,8 +167,9 @@ private final class FactCollector: SyntaxVisitor {
 
   private var currentOwner: String? { typeStack.last.map { types[$0.index].name } }
 
-  /// The names bound to the identifier path in the function being read. Read through the
-  /// index: `functionStack.last` would copy the whole facts.
+  /// The names bound to the identifier path in the function being read.
+  ///
+  /// Read through the index: `functionStack.last` would copy the whole facts.
   private var identifierPathNames: Set<String> {
     // Most functions have none: the count answers without reading the facts.
     guard functionsWithIdentifierPath > 0, !functionStack.isEmpty else { return [] }
