@@ -1,10 +1,13 @@
 extension LintFinding.Code {
-  /// What a rule reads: Interface Builder files, Swift sources, or the lint's own comments.
+  /// What a rule reads: Interface Builder files, Swift sources (alone or with their target's
+  /// `Info.plist` and Xcode project), or the lint's own comments.
   public enum Source: String, Sendable, Hashable, Codable, CaseIterable {
     /// Storyboards and XIBs.
     case interfaceBuilder
     /// Swift sources, with storyboards and XIBs for the rules that cross them.
     case swift
+    /// Swift sources with the `Info.plist`, build settings and storyboards of their target.
+    case target
     /// The lint's own inline comments, in either kind of file.
     case comment
   }
@@ -27,6 +30,11 @@ extension LintFinding.Code {
       .deprecatedRestorationOptIn, .restorableStateWithoutSuper, .decodedKeyNeverEncoded,
       .swiftSyntaxError:
       .swift
+    case .activityTypesReadUnsafely, .activityTypeMisspelled, .activityTypeNotDeclared,
+      .restoredActivityTrusted, .sceneConfigurationUnresolved, .restorationActivityMadeCurrent,
+      .restorationActivityNeverRead, .viewControllerRestorationInSceneApp,
+      .navigationPathCodableForced, .sceneStorageKeyTypeConflict:
+      .target
     case .unknownRuleInComment: .comment
     }
   }
@@ -37,18 +45,21 @@ extension LintFinding.Code {
     switch self {
     case .gapInChain, .viewInUnidentifiedController, .identifierOnCell, .duplicateSiblingIdentifier,
       .duplicatePath, .duplicateStoryboardIdentifier, .forceCastDecodedValue,
-      .restorationClassWithoutFactory, .rootBuiltInDidFinishLaunching, .unknownRuleInComment:
+      .restorationClassWithoutFactory, .rootBuiltInDidFinishLaunching, .unknownRuleInComment,
+      .activityTypesReadUnsafely, .activityTypeMisspelled, .sceneConfigurationUnresolved:
       .error
     case .containerWithoutIdentifier, .tabWithoutIdentifier, .rootWithoutIdentifier,
       .useStoryboardIdentifierUnchecked, .segueDestinationWithoutStoryboardIdentifier,
       .segueDestinationWithoutIdentifier, .nibControllerNeedsRestorationClass, .fileIssue,
       .forceCastDecodedOptional, .controllerNotRecreatable, .factoryWithoutRestorationIdentity,
       .restorationIdentitySetLate, .dataSourceWithoutModelAssociation,
-      .deprecatedRestorationOptIn, .restorableStateWithoutSuper, .decodedKeyNeverEncoded:
+      .deprecatedRestorationOptIn, .restorableStateWithoutSuper, .decodedKeyNeverEncoded,
+      .activityTypeNotDeclared, .restoredActivityTrusted, .restorationActivityMadeCurrent,
+      .restorationActivityNeverRead, .navigationPathCodableForced, .sceneStorageKeyTypeConflict:
       .warning
     case .controllerWithoutIdentifier, .nibOwnerNeedsIdentifier, .launchScreen,
       .noRestorationIdentifiers, .noInitialViewController, .unreachableScene,
-      .storyboardReference, .swiftSyntaxError:
+      .storyboardReference, .swiftSyntaxError, .viewControllerRestorationInSceneApp:
       .note
     }
   }
@@ -107,6 +118,25 @@ extension LintFinding.Code {
     case .restorableStateWithoutSuper:
       "An `encodeRestorableState(with:)` or `decodeRestorableState(with:)` override that never calls `super`."
     case .decodedKeyNeverEncoded: "A coder key decoded that nothing in the module encodes."
+    case .activityTypesReadUnsafely:
+      "`NSUserActivityTypes` read from the Info.plist by position or forced: `as! [String]`, `[0]`, `fatalError` when it is missing."
+    case .activityTypeMisspelled:
+      "An activity type a few letters away from one the target's `NSUserActivityTypes` declares."
+    case .activityTypeNotDeclared:
+      "An activity type used for restoration, Handoff or `onContinueUserActivity` that the target's `NSUserActivityTypes` does not declare."
+    case .restoredActivityTrusted:
+      "A restored or continued activity trusted: `fatalError` for an unknown `activityType`, `userInfo!`, `as!` on a `userInfo` value, a `userInfo` index used unchecked."
+    case .sceneConfigurationUnresolved:
+      "A scene configuration name the manifest lacks, a hard-coded `sessionRole:`, or a `UISceneDelegateClassName` naming no scene delegate of the target."
+    case .restorationActivityMadeCurrent:
+      "`becomeCurrent()` on the activity returned by `stateRestorationActivity(for:)`."
+    case .restorationActivityNeverRead:
+      "`stateRestorationActivity(for:)` implemented, but nothing in the target reads the activity back."
+    case .viewControllerRestorationInSceneApp:
+      "View-controller restoration (opt-in, `encodeRestorableState`, restoration identifiers) in a target with a scene manifest and iOS 13 or later."
+    case .navigationPathCodableForced: "`codable!` on a `NavigationPath`."
+    case .sceneStorageKeyTypeConflict:
+      "One `@SceneStorage` key used with two value types in one target."
     case .swiftSyntaxError: "A Swift file with syntax errors."
     case .unknownRuleInComment:
       "A `restoration-lint:disable:next` comment naming a rule that does not exist."
@@ -164,6 +194,26 @@ extension LintFinding.Code {
     case .restorableStateWithoutSuper:
       "UIKit's own state for the controller or view is not saved or not restored."
     case .decodedKeyNeverEncoded: "The value is always missing at restore: the code reads nil or 0."
+    case .activityTypesReadUnsafely:
+      "A crash at launch in every target whose Info.plist lacks the key or has too few entries."
+    case .activityTypeMisspelled:
+      "The activity is not the declared one: restoration, Handoff or continuation misses it."
+    case .activityTypeNotDeclared:
+      "Handoff and continuation need the declaration; field reports disagree on whether same-device restoration does."
+    case .restoredActivityTrusted:
+      "A crash at launch that repeats at every launch, since the saved activity outlives a force quit."
+    case .sceneConfigurationUnresolved:
+      "A black window at launch, or an assertion in UIKit."
+    case .restorationActivityMadeCurrent:
+      "The bare restoration activity is advertised to Handoff and Spotlight in place of the real one."
+    case .restorationActivityNeverRead:
+      "The state is saved at every backgrounding and never restored."
+    case .viewControllerRestorationInSceneApp:
+      "UIKit no longer calls these methods once an app adopts scenes, by field reports; Apple documents them for apps without scenes."
+    case .navigationPathCodableForced:
+      "A crash as soon as a value that is not `Codable` is pushed."
+    case .sceneStorageKeyTypeConflict:
+      "The values are shared per scene by key: one type reads what the other wrote, or its default."
     case .swiftSyntaxError: "Findings in the file may be missing."
     case .unknownRuleInComment: "The comment disables nothing."
     }

@@ -104,6 +104,35 @@ public struct LintFinding: Sendable, Hashable, Codable, CustomStringConvertible 
     case restorableStateWithoutSuper = "restorable-state-without-super"
     /// A key decoded from a coder that nothing in the module encodes.
     case decodedKeyNeverEncoded = "decoded-key-never-encoded"
+
+    // MARK: Scenes, user activities and SwiftUI
+
+    /// `NSUserActivityTypes` read from the `Info.plist` by position or forced (`as!`, `[0]`,
+    /// `fatalError` when missing): a crash at launch in a target without the key.
+    case activityTypesReadUnsafely = "activity-types-read-unsafely"
+    /// An activity type a few letters away from one the target's `NSUserActivityTypes`
+    /// declares: a typo.
+    case activityTypeMisspelled = "activity-type-misspelled"
+    /// An activity type used for restoration, Handoff or `onContinueUserActivity` that the
+    /// target's `NSUserActivityTypes` does not declare.
+    case activityTypeNotDeclared = "activity-type-not-declared"
+    /// A restored or continued activity trusted: `fatalError` for an unknown type, `userInfo!`,
+    /// `as!` on a `userInfo` value, a `userInfo` index used unchecked.
+    case restoredActivityTrusted = "restored-activity-trusted"
+    /// A scene configuration that does not resolve: a name the manifest lacks, a hard-coded
+    /// session role, a `UISceneDelegateClassName` naming no scene delegate of the target.
+    case sceneConfigurationUnresolved = "scene-configuration-unresolved"
+    /// `becomeCurrent()` on the activity returned for restoration.
+    case restorationActivityMadeCurrent = "restoration-activity-made-current"
+    /// `stateRestorationActivity(for:)` implemented, but nothing in the target reads what it
+    /// saved.
+    case restorationActivityNeverRead = "restoration-activity-never-read"
+    /// View-controller restoration in a target that uses scenes only.
+    case viewControllerRestorationInSceneApp = "view-controller-restoration-in-scene-app"
+    /// `codable!` on a `NavigationPath`: nil once a value that is not `Codable` is pushed.
+    case navigationPathCodableForced = "navigation-path-codable-forced"
+    /// One `@SceneStorage` key used with two value types in one target.
+    case sceneStorageKeyTypeConflict = "scene-storage-key-type-conflict"
     /// A Swift file the parser could not read completely: findings in it may be missing.
     case swiftSyntaxError = "swift-syntax-error"
     /// A `restoration-lint:disable:next` comment naming a rule that does not exist.

@@ -117,7 +117,8 @@ extension LintResult {
 
   /// The report as a SARIF 2.1.0 log, for GitHub code scanning and other CI systems: every
   /// rule with its description and default level, one result per finding (at the severity the
-  /// configuration gives it), and the files not read or not checked as tool notifications.
+  /// configuration gives it), and the files not read or not checked, and the checks not
+  /// decided, as tool notifications.
   ///
   /// - Returns: The JSON text, ending with a newline.
   public func sarif() -> String {
@@ -146,6 +147,11 @@ extension LintResult {
       + unchecked.map {
         Notification(
           level: "note", message: Text(text: $0.message), locations: [Self.location($0.file, nil)])
+      }
+      + undecided.map {
+        Notification(
+          level: "note", message: Text(text: "not decided: \($0.message) [\($0.code.rawValue)]"),
+          locations: [Self.location($0.file, $0.line)])
       }
     let log = SARIFLog(runs: [
       Run(
@@ -184,6 +190,12 @@ extension LintResult {
     }
     for file in unchecked {
       out += "::notice file=\(Self.escapeProperty(file.file))::\(Self.escapeData(file.message))\n"
+    }
+    for check in undecided where listsUndecided {
+      var properties = "file=\(Self.escapeProperty(check.file))"
+      if let line = check.line { properties += ",line=\(line)" }
+      properties += ",title=\(Self.escapeProperty("restoration-lint \(check.code.rawValue)"))"
+      out += "::notice \(properties)::\(Self.escapeData("not decided: \(check.message)"))\n"
     }
     out += summary + "\n"
     return out

@@ -19,6 +19,9 @@ public struct LintResult: Sendable {
   public var unchecked: [UncheckedFile]
   /// Files and folders that could not be read.
   public var unreadable: [UnreadableFile]
+  /// The checks that could not be decided, because a value they need is built at run time;
+  /// listed with the notes, counted otherwise.
+  public var undecided: [UndecidedCheck] = []
   /// The least severity shown; findings below it are only counted.
   public var minimumSeverity: LintFinding.Severity = .note
   /// The findings below ``minimumSeverity``, not listed, by severity.
@@ -104,6 +107,9 @@ public struct LintResult: Sendable {
       for finding in file.findings { out += "\(finding)\n" }
     }
     for file in unchecked { out += "\(file.file): not checked: \(file.message)\n" }
+    if listsUndecided {
+      for check in undecided { out += "\(check)\n" }
+    }
     out += summary + "\n"
     return out
   }
@@ -145,6 +151,11 @@ public struct LintResult: Sendable {
       line +=
         "; \(otherPlatforms) \(otherPlatforms == 1 ? "storyboard or XIB" : "storyboards or XIBs") of another platform not checked"
     }
+    if !undecided.isEmpty {
+      line +=
+        "; \(counted(undecided.count, "check")) not decided (a value built at run time)"
+      if !listsUndecided { line += ", listed with --min-severity note" }
+    }
     let large = unchecked.count { $0.reason == .tooLarge }
     if large > 0 { line += "; \(counted(large, "file")) too large to check" }
     if !unreadable.isEmpty {
@@ -152,6 +163,9 @@ public struct LintResult: Sendable {
     }
     return line
   }
+
+  /// Whether the undecided checks are listed, not only counted: with the notes.
+  var listsUndecided: Bool { minimumSeverity == .note }
 
   // MARK: JSON
 
@@ -166,20 +180,23 @@ public struct LintResult: Sendable {
       var minimumSeverity: String
       var belowMinimumSeverity: Int
       var inBaseline: Int
+      var undecided: Int
     }
 
     var files: [LintedFile]
     var filesByKind: [String: Int]
     var notChecked: [UncheckedFile]
     var unreadable: [UnreadableFile]
+    var undecided: [UndecidedCheck]
     var summary: Summary
   }
 
   /// The report as JSON, keys sorted so the output is stable.
   ///
   /// The keys: `files` (each with `file`, `kind`, `findings`, and for storyboards and XIBs
-  /// `format` and `paths`), `filesByKind`, `notChecked`, `unreadable` and `summary` (the
-  /// counts, with the findings not listed: below the minimum severity, or in the baseline).
+  /// `format` and `paths`), `filesByKind`, `notChecked`, `unreadable`, `undecided` (every check
+  /// not decided, whatever the minimum severity) and `summary` (the counts, with the findings
+  /// not listed: below the minimum severity, or in the baseline).
   /// `docs/lint-output.schema.json` is its JSON Schema.
   ///
   /// - Returns: The JSON text, ending with a newline.
@@ -188,11 +205,13 @@ public struct LintResult: Sendable {
     for (kind, count) in fileCounts { byKind[kind.rawValue] = count }
     let output = JSONOutput(
       files: files, filesByKind: byKind, notChecked: unchecked, unreadable: unreadable,
+      undecided: undecided,
       summary: .init(
         files: files.count, errors: count(of: .error), warnings: count(of: .warning),
         notes: count(of: .note), notChecked: unchecked.count, unreadableFiles: unreadable.count,
         minimumSeverity: minimumSeverity.rawValue,
-        belowMinimumSeverity: belowMinimumSeverity.values.reduce(0, +), inBaseline: inBaseline))
+        belowMinimumSeverity: belowMinimumSeverity.values.reduce(0, +), inBaseline: inBaseline,
+        undecided: undecided.count))
     return Self.encode(output)
   }
 

@@ -127,12 +127,35 @@ public struct LintProject: Sendable {
 
   /// The files, in the order of the run.
   public internal(set) var files: [File]
+  /// The files found but not checked, such as Objective-C files.
+  public internal(set) var unchecked: [UncheckedFile]
+  /// The checks that could not be decided, because a value they need is built at run time.
+  public internal(set) var undecided: [UndecidedCheck] = []
   private var indexByName: [String: Int]
+  /// ``targets()``, once worked out.
+  var resolvedTargets: [LintTarget]?
 
-  init(files: [File]) {
+  init(files: [File], unchecked: [UncheckedFile] = []) {
     self.files = files
+    self.unchecked = unchecked
     indexByName = Dictionary(
       files.enumerated().map { ($1.report.file, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// Adds a file that a rule set read while checking the project (an `Info.plist` that a
+  /// project names), unless the run already has it.
+  mutating func append(_ file: File) {
+    guard indexByName[file.report.file] == nil else { return }
+    indexByName[file.report.file] = files.count
+    files.append(file)
+  }
+
+  /// Records checks that could not be decided; one about a file the run did not check is
+  /// dropped.
+  ///
+  /// - Parameter checks: The checks.
+  public mutating func addUndecided(_ checks: [UndecidedCheck]) {
+    undecided += checks.filter { indexByName[$0.file] != nil }
   }
 
   /// The facts of one type that the rule sets kept, file by file, in the order of the run.

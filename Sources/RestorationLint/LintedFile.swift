@@ -8,6 +8,8 @@ public enum LintedFileKind: String, Sendable, Hashable, Codable, CaseIterable {
   case swift
   /// An app's `Info.plist` (or `*-Info.plist`).
   case infoPlist
+  /// An Xcode project's `project.pbxproj`.
+  case xcodeProject
   /// An Objective-C source or header file (`.m`, `.mm`, `.h`): listed, not checked.
   case objectiveC
 
@@ -20,6 +22,7 @@ public enum LintedFileKind: String, Sendable, Hashable, Codable, CaseIterable {
     if name.hasSuffix(".xib") { return .xib }
     if name.hasSuffix(".swift") { return .swift }
     if name == "Info.plist" || name.hasSuffix("-Info.plist") { return .infoPlist }
+    if name == "project.pbxproj" { return .xcodeProject }
     if name.hasSuffix(".m") || name.hasSuffix(".mm") || name.hasSuffix(".h") {
       return .objectiveC
     }
@@ -34,6 +37,7 @@ public enum LintedFileKind: String, Sendable, Hashable, Codable, CaseIterable {
     case .xib: return one ? "XIB" : "XIBs"
     case .swift: return one ? "Swift file" : "Swift files"
     case .infoPlist: return one ? "Info.plist" : "Info.plist files"
+    case .xcodeProject: return one ? "Xcode project" : "Xcode projects"
     case .objectiveC: return one ? "Objective-C file" : "Objective-C files"
     }
   }
@@ -216,5 +220,37 @@ public struct UnreadableFile: Sendable, Hashable, Codable, CustomStringConvertib
   /// One line: `file:line: message`.
   public var description: String {
     "\(file)\(line.map { ":\($0)" } ?? ""): \(message)"
+  }
+}
+
+/// A check a rule could not decide, because a value it needs is built at run time (an activity
+/// type made from the bundle identifier, say): the lint says so rather than guess.
+public struct UndecidedCheck: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The file.
+  public var file: String
+  /// The line of the value.
+  public var line: Int?
+  /// The rule that could not decide.
+  public var code: LintFinding.Code
+  /// What could not be decided, and why.
+  public var message: String
+
+  /// Creates an entry.
+  ///
+  /// - Parameters:
+  ///   - file: The file.
+  ///   - line: The line of the value.
+  ///   - code: The rule.
+  ///   - message: What could not be decided, and why.
+  public init(file: String, line: Int?, code: LintFinding.Code, message: String) {
+    self.file = file
+    self.line = line
+    self.code = code
+    self.message = message
+  }
+
+  /// `file:line: not decided: message [rule]`.
+  public var description: String {
+    "\(file)\(line.map { ":\($0)" } ?? ""): not decided: \(message) [\(code.rawValue)]"
   }
 }

@@ -164,13 +164,22 @@ public struct ProjectLinter: Sendable {
       case nil: continue
       }
     }
-    var project = LintProject(files: checked)
+    var project = LintProject(files: checked, unchecked: result.unchecked)
     for ruleSet in ruleSets { ruleSet.checkProject(&project) }
     result.minimumSeverity = minimumSeverity
+    let configuration = { (file: String) in
+      configurationOfFile[file].map { configurations[$0] } ?? LintConfiguration()
+    }
+    let suppressions = Dictionary(
+      project.files.map { ($0.report.file, $0.suppressions) },
+      uniquingKeysWith: { first, _ in first })
+    result.undecided = project.undecided.filter { check in
+      let disabledHere = check.line.flatMap { suppressions[check.file]?[$0] }?.contains(check.code)
+      return !configuration(check.file).disabledRules.contains(check.code) && disabledHere != true
+    }
     var recorded: [LintBaseline.Entry] = []
     for file in project.files {
-      let configuration =
-        configurationOfFile[file.report.file].map { configurations[$0] } ?? LintConfiguration()
+      let configuration = configuration(file.report.file)
       var report = file.report
       var findings = Self.sorted(
         configuration.apply(to: Self.unsuppressed(report.findings, file.suppressions)))

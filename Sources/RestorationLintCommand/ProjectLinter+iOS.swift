@@ -4,8 +4,12 @@ internal import RestorationLintSwift
 
 extension ProjectLinter {
   /// The rule sets `restoration-archive-tool lint` runs on an iOS project, in order: storyboards
-  /// and XIBs, then Swift sources (which read the storyboards' scenes), then `Info.plist` files.
+  /// and XIBs, then Swift sources (which read the storyboards' scenes), `Info.plist` files and
+  /// Xcode projects, then the rules on scenes, which read them all through the targets.
   public static var iOSRuleSets: [any LintRuleSet] {
-    [InterfaceBuilderRuleSet(), SwiftRuleSet(), InfoPlistRuleSet()]
+    [
+      InterfaceBuilderRuleSet(), SwiftRuleSet(), InfoPlistRuleSet(), XcodeProjectRuleSet(),
+      SceneRuleSet(),
+    ]
   }
 }

@@ -23,13 +23,16 @@ extension SwiftFileFacts {
       Parser.parse(source: buffer, maximumNestingLevel: 256)
     }
     let converter = SourceLocationConverter(fileName: file, tree: tree)
-    let collector = FactCollector(file: file, converter: converter)
+    let readsScenes = FactCollector.sceneMarkers.contains { Self.contains(source, $0) }
+    let collector = FactCollector(file: file, converter: converter, readsScenes: readsScenes)
     collector.walk(tree)
     types = collector.types
     functions = collector.functions
     keyUses = collector.keyUses
     forceCastCalls = collector.forceCastCalls
     stringConstants = collector.stringConstants
+    namedStrings = collector.namedStrings
+    scene = collector.scene
     importsUIKit = collector.importsUIKit
     exportsUIKit = collector.exportsUIKit
     findings = collector.findings
@@ -122,7 +125,7 @@ extension SwiftFileFacts {
 }
 
 /// Walks a file's syntax tree once and records the facts.
-private final class FactCollector: SyntaxVisitor {
+final class FactCollector: SyntaxVisitor {
   let file: String
   let converter: SourceLocationConverter
   var types: [TypeDeclaration] = []
@@ -134,14 +137,26 @@ private final class FactCollector: SyntaxVisitor {
   var firstErrorLine: Int?
   var importsUIKit = false
   var exportsUIKit = false
+  /// Whether the file mentions scenes, user activities or SwiftUI's scene storage: only then
+  /// are they read.
+  let readsScenes: Bool
+  var scene = SceneFileFacts()
+  var namedStrings: [String: StringValue?] = [:]
+  /// Properties bound to what was read from `NSUserActivityTypes`.
+  var activityTypesProperties: Set<String> = []
+  /// The session roles that the `if`, `guard` and `switch` statements around the code being
+  /// read compare a session's role with.
+  var roleFrames: [(roles: Set<String>, end: AbsolutePosition?)] = []
+  /// Calls whose result is returned.
+  var returnedCallNodes: Set<SyntaxIdentifier> = []
 
   /// The types being declared, innermost last: indexes into `types`, and how many functions
   /// were open when each began (more open now means code inside a function of the type).
-  private var typeStack: [(index: Int, depth: Int)] = []
+  var typeStack: [(index: Int, depth: Int)] = []
   /// The functions being read, innermost last; closures belong to their function.
-  private var functionStack: [FunctionFacts] = []
+  var functionStack: [FunctionFacts] = []
   /// Calls whose result a local variable is bound to (`let map = Map()`), by the call's node.
-  private var boundCalls: [SyntaxIdentifier: String] = [:]
+  var boundCalls: [SyntaxIdentifier: String] = [:]
   /// The identifiers that the `switch`, `if` and `guard` statements around the code being read
   /// compare the restoration identifier path with, innermost last.
   private var literalFrames: [(literals: Set<String>, end: AbsolutePosition?)] = []
@@ -155,17 +170,18 @@ private final class FactCollector: SyntaxVisitor {
     return literalFrames.last?.literals
   }
 
-  init(file: String, converter: SourceLocationConverter) {
+  init(file: String, converter: SourceLocationConverter, readsScenes: Bool) {
     self.file = file
     self.converter = converter
+    self.readsScenes = readsScenes
     super.init(viewMode: .sourceAccurate)
   }
 
-  private func line(_ node: some SyntaxProtocol) -> Int {
+  func line(_ node: some SyntaxProtocol) -> Int {
     node.startLocation(converter: converter).line
   }
 
-  private var currentOwner: String? { typeStack.last.map { types[$0.index].name } }
+  var currentOwner: String? { typeStack.last.map { types[$0.index].name } }
 
   /// The names bound to the identifier path in the function being read.
   ///
@@ -180,12 +196,12 @@ private final class FactCollector: SyntaxVisitor {
   private var functionsWithIdentifierPath = 0
 
   /// The owner of the function being read, without copying its facts.
-  private var functionOwner: String? {
+  var functionOwner: String? {
     functionStack.isEmpty ? nil : functionStack[functionStack.count - 1].owner
   }
 
   /// Whether the code being read is in a function (or top-level code), not directly in a type.
-  private var isInFunction: Bool { functionStack.count > (typeStack.last?.depth ?? 0) }
+  var isInFunction: Bool { functionStack.count > (typeStack.last?.depth ?? 0) }
 
   // MARK: Imports and conditional compilation
 
@@ -233,10 +249,12 @@ private final class FactCollector: SyntaxVisitor {
     let attributeNames = attributes.compactMap {
       $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription
     }
+    let objcName = attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }
+      .first { $0.attributeName.trimmedDescription == "objc" }?.arguments?.trimmedDescription
     types.append(
       TypeDeclaration(
         kind: kind, name: name, inherited: inherited, attributes: attributeNames,
-        propertyTypes: [:], line: line(node)))
+        objcName: objcName, propertyTypes: [:], line: line(node)))
     typeStack.append((types.count - 1, functionStack.count))
   }
 
@@ -292,12 +310,15 @@ private final class FactCollector: SyntaxVisitor {
 
   private func enter(_ facts: FunctionFacts) {
     if !facts.identifierPathNames.isEmpty { functionsWithIdentifierPath += 1 }
+    var facts = facts
+    if readsScenes { facts.activity = ActivityFlow() }
     functionStack.append(facts)
   }
 
   private func leave() {
     guard let facts = functionStack.popLast() else { return }
     if !facts.identifierPathNames.isEmpty { functionsWithIdentifierPath -= 1 }
+    finishSceneFunction(facts)
     functions.append(facts)
   }
 
@@ -319,16 +340,20 @@ private final class FactCollector: SyntaxVisitor {
     facts.isStatic = flags.isStatic
     facts.isOverride = flags.isOverride
     // A body of one expression returns it.
-    if let statements = node.body?.statements, statements.count == 1,
-      let expression = statements.first?.item.as(ExprSyntax.self)
-    {
+    let single: ExprSyntax? = {
+      guard let statements = node.body?.statements, statements.count == 1 else { return nil }
+      return statements.first?.item.as(ExprSyntax.self)
+    }()
+    if let expression = single {
       facts.returnsDecoded = isDecodedValue(expression, coders: facts.coderParameters)
     }
     enter(facts)
+    if let expression = single { readReturned(expression) }
     return .visitChildren
   }
 
   override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+    if let expression = node.expression { readReturned(expression) }
     if let expression = node.expression, !functionStack.isEmpty,
       isDecodedValue(expression, coders: functionStack[functionStack.count - 1].coderParameters)
     {
@@ -383,9 +408,13 @@ private final class FactCollector: SyntaxVisitor {
   override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
     let synthesized = !isInFunction
     synthesizedContexts.append(synthesized)
+    if synthesized { readSceneStorage(node) }
     if synthesized {
       var facts = FunctionFacts(
         owner: currentOwner, name: "init", labels: ["(property)"], line: line(node))
+      facts.propertyName =
+        node.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?
+        .identifier.text
       facts.isInitializer = true
       facts.isStatic = Self.flags(node.modifiers).isStatic
       enter(facts)
@@ -397,6 +426,13 @@ private final class FactCollector: SyntaxVisitor {
       let value = binding.initializer?.value
       if let value, let literal = Self.stringLiteral(value) {
         stringConstants[name] = literal
+      }
+      if let value {
+        if synthesized {
+          recordNamedString(name, value: value)
+        } else {
+          recordAlias(name, value: value)
+        }
       }
       if !synthesized, let value, let call = Self.unwrapped(value).as(FunctionCallExprSyntax.self) {
         boundCalls[call.id] = name
@@ -428,7 +464,7 @@ private final class FactCollector: SyntaxVisitor {
     functionStack[functionStack.count - 1].identifierPathNames.insert(name)
   }
 
-  private func mentions(_ node: some SyntaxProtocol, _ names: Set<String>) -> Bool {
+  func mentions(_ node: some SyntaxProtocol, _ names: Set<String>) -> Bool {
     node.tokens(viewMode: .sourceAccurate).contains {
       if case .identifier(let text) = $0.tokenKind { return names.contains(text) }
       return false
@@ -441,6 +477,7 @@ private final class FactCollector: SyntaxVisitor {
       let value = node.initializer?.value
     {
       trackIdentifierPath(name, value)
+      recordAlias(name, value: value)
     }
     if !functionStack.isEmpty,
       let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
@@ -470,6 +507,23 @@ private final class FactCollector: SyntaxVisitor {
 
   /// A `switch` on the identifier path: each `case` of string literals guards what it holds.
   override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
+    readSwitch(node)
+    if isRoleSubject(node.subject) {
+      walk(node.subject)
+      for element in node.cases {
+        guard let switchCase = element.as(SwitchCaseSyntax.self),
+          case .case(let label) = switchCase.label
+        else {
+          walk(element)
+          continue
+        }
+        let depth = roleFrames.count
+        roleFrames.append((comparedRoles(label, requiresRole: false), nil))
+        walk(element)
+        roleFrames.removeSubrange(min(depth, roleFrames.count)...)
+      }
+      return .skipChildren
+    }
     let names = identifierPathNames
     guard !names.isEmpty,
       mentions(node.subject, names)
@@ -499,23 +553,35 @@ private final class FactCollector: SyntaxVisitor {
 
   /// An `if` comparing the identifier path with string literals guards its body.
   override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
-    guard let literals = comparedLiterals(node.conditions) else { return .visitChildren }
+    readIf(node)
+    let literals = comparedLiterals(node.conditions)
+    let roles = comparedRoles(node.conditions)
+    guard literals != nil || !roles.isEmpty else { return .visitChildren }
     walk(node.conditions)
     let depth = literalFrames.count
-    literalFrames.append((literals, nil))
+    let roleDepth = roleFrames.count
+    if let literals { literalFrames.append((literals, nil)) }
+    if !roles.isEmpty { roleFrames.append((roles, nil)) }
     walk(node.body)
     literalFrames.removeSubrange(min(depth, literalFrames.count)...)
+    roleFrames.removeSubrange(min(roleDepth, roleFrames.count)...)
     if let elseBody = node.elseBody { walk(elseBody) }
     return .skipChildren
   }
 
+  override func visit(_ node: GuardStmtSyntax) -> SyntaxVisitorContinueKind {
+    readGuard(node)
+    return .visitChildren
+  }
+
   /// A `guard` comparing the identifier path with string literals guards the rest of its block.
   override func visitPost(_ node: GuardStmtSyntax) {
+    guard let block = node.parent?.parent?.as(CodeBlockItemListSyntax.self) else { return }
+    let roles = comparedRoles(node.conditions)
+    if !roles.isEmpty { roleFrames.append((roles, block.endPosition)) }
     // After its conditions were read: `guard let last = identifierComponents.last, ...`
     // binds the name the comparison uses.
-    guard let literals = comparedLiterals(node.conditions),
-      let block = node.parent?.parent?.as(CodeBlockItemListSyntax.self)
-    else { return }
+    guard let literals = comparedLiterals(node.conditions) else { return }
     literalFrames.append((literals, block.endPosition))
   }
 
@@ -555,6 +621,12 @@ private final class FactCollector: SyntaxVisitor {
         index + 1 < elements.count
       {
         checkForceCast(of: elements[index - 1], to: elements[index + 1])
+        readForceCast(of: elements[index - 1], to: elements[index + 1])
+      }
+      if let operation = element.as(BinaryOperatorExprSyntax.self)?.operator.text,
+        operation == "==" || operation == "!=", index > 0, index + 1 < elements.count
+      {
+        readComparison(elements[index - 1], elements[index + 1])
       }
       if element.is(AssignmentExprSyntax.self), index == 1, elements.count >= 3 {
         recordAssignment(to: elements[0], value: elements[2])
@@ -633,7 +705,7 @@ private final class FactCollector: SyntaxVisitor {
 
   /// The subject of a finding in the code being read: its type, by kind (`class 'Map'`), or
   /// the file's top-level code.
-  private var ownerDescription: String {
+  var ownerDescription: String {
     guard let owner = functionOwner else { return "top-level code" }
     let kind = types.first { $0.name == owner && $0.kind != .extensionType }?.kind
     return "\(kind.map(TypeDeclaration.describe) ?? "type") '\(owner)'"
@@ -700,6 +772,8 @@ private final class FactCollector: SyntaxVisitor {
       functionStack[index].windowAssignments.append(at)
     case "viewControllers":
       recordShown(value, line: at)
+    case "delegateClass":
+      readDelegateClassAssignment(assignmentTarget)
     default:
       return
     }
@@ -707,6 +781,7 @@ private final class FactCollector: SyntaxVisitor {
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     guard !functionStack.isEmpty else { return .visitChildren }
+    readSceneCall(node)
     let index = functionStack.count - 1
     let at = line(node)
     let labels = Self.labels(node)
@@ -734,6 +809,9 @@ private final class FactCollector: SyntaxVisitor {
       functionStack[index].superCalls.insert(name)
     }
     functionStack[index].callSites.append(callSite(node, name: name))
+    let call = functionStack[index].callSites.count - 1
+    readArguments(node, call: call)
+    readReturnedCall(node, call: call)
     // Keys count when a coder reads or writes them: a `Codable` container's, or this package's
     // `StateDecoder`'s, are not an archive's keys of UIKit's restoration.
     let forKey = node.arguments.first { $0.label?.text == "forKey" }?.expression
@@ -797,6 +875,40 @@ private final class FactCollector: SyntaxVisitor {
       return [ShownController(constructedType: type, labels: Self.labels(call), line: at)] + wrapped
     }
     return []
+  }
+
+  // MARK: Scenes, user activities and SwiftUI
+
+  override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+    if readsScenes, Self.stringLiteral(ExprSyntax(node)) == "NSUserActivityTypes" {
+      recordActivityTypesRead(node)
+    }
+    return .visitChildren
+  }
+
+  override func visit(_ node: ForceUnwrapExprSyntax) -> SyntaxVisitorContinueKind {
+    readForceUnwrap(node)
+    return .visitChildren
+  }
+
+  override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
+    readSubscript(node)
+    return .visitChildren
+  }
+
+  override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+    readMemberAccess(node)
+    return .visitChildren
+  }
+
+  override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+    readFor(node)
+    return .visitChildren
+  }
+
+  override func visit(_ node: EnumCaseDeclSyntax) -> SyntaxVisitorContinueKind {
+    recordEnumCases(node)
+    return .visitChildren
   }
 
   override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {

@@ -36,6 +36,11 @@ public struct SwiftFileFacts: Sendable {
   var forceCastCalls: [ForceCastCall] = []
   /// String constants (`static let key = "name"`), by name, for keys given as constants.
   var stringConstants: [String: String] = [:]
+  /// String constants by `Type.name` (an enum case's raw value too) and by name, with those
+  /// built at run time; nil for a name the file gives two values.
+  var namedStrings: [String: StringValue?] = [:]
+  /// What the file says about scenes, user activities and SwiftUI's scene storage.
+  var scene = SceneFileFacts()
 
   init(file: String) {
     self.file = file
@@ -67,6 +72,8 @@ struct TypeDeclaration: Sendable {
   var inherited: [String]
   /// Attribute names, such as `main` and `UIApplicationMain`.
   var attributes: [String]
+  /// The Objective-C name `@objc(Name)` gives a class.
+  var objcName: String?
   /// Stored properties with a type known from the declaration: annotation or `Type(...)`.
   var propertyTypes: [String: String]
   var line: Int
@@ -221,9 +228,17 @@ struct FunctionFacts: Sendable {
   var superCalls: Set<String> = []
   var shown: [ShownController] = []
   var locals: [String: LocalBinding] = [:]
+  /// What it does with values that may be restored activities, in a file read for scenes.
+  var activity: ActivityFlow?
+
+  /// For the initial values of a property (and a computed property's code), its name.
+  var propertyName: String?
 
   /// Such as `application(_:shouldSaveApplicationState:)`.
   var signature: String { "\(name)(\(labels.map { "\($0):" }.joined()))" }
+
+  /// Where code is, in a message: `restore(from:)`, or `the property 'body'`.
+  var place: String { propertyName.map { "the property '\($0)'" } ?? signature }
 
   /// Whether the second argument label is `label` (the app delegate's methods all start with
   /// `application(_:`).

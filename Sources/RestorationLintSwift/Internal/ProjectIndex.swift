@@ -3,26 +3,26 @@ internal import StoryboardImport
 
 /// The module's types and functions from every file, and the rules that cross files.
 final class ProjectIndex {
-  private let files: [SwiftFileFacts]
-  private let documents: [InterfaceDocument]
+  let files: [SwiftFileFacts]
+  let documents: [InterfaceDocument]
   /// Every function of the module, and the file it is in.
-  private var functions: [FunctionFacts] = []
-  private var functionFiles: [String] = []
-  private var functionsByName: [String: [Int]] = [:]
-  private var functionsByOwner: [String: [Int]] = [:]
+  var functions: [FunctionFacts] = []
+  var functionFiles: [String] = []
+  var functionsByName: [String: [Int]] = [:]
+  var functionsByOwner: [String: [Int]] = [:]
   /// The first class declaration of each name, and its file.
-  private var classes: [String: (declaration: TypeDeclaration, file: String)] = [:]
+  var classes: [String: (declaration: TypeDeclaration, file: String)] = [:]
   /// What each type inherits and adopts, over its declaration and all its extensions.
-  private var adopted: [String: Set<String>] = [:]
+  var adopted: [String: Set<String>] = [:]
   /// Stored property types over a type's declaration and extensions.
-  private var propertyTypes: [String: [String: String]] = [:]
+  var propertyTypes: [String: [String: String]] = [:]
   /// String constants by name; nil when two constants of that name differ.
-  private var constants: [String: String?] = [:]
+  var constants: [String: String?] = [:]
 
   /// The kind of each type declared (not extended) in the module, by name.
-  private var kinds: [String: TypeDeclaration.Kind] = [:]
+  var kinds: [String: TypeDeclaration.Kind] = [:]
   /// The files that import UIKit; all of them when one re-exports it to the module.
-  private var uikitFiles: Set<String> = []
+  var uikitFiles: Set<String> = []
 
   /// UIKit's view controller classes, where a module's superclass chain ends.
   private static let uikitControllers: Set<String> = [
@@ -131,7 +131,7 @@ final class ProjectIndex {
       || adopted[name]?.contains(proto) == true
   }
 
-  private func functions(of type: String) -> [Int] {
+  func functions(of type: String) -> [Int] {
     classChain(type).flatMap { functionsByOwner[$0] ?? [] }
   }
 
@@ -253,7 +253,7 @@ final class ProjectIndex {
   }
 
   /// The subject of a finding about a type's code: `class 'Map'`, or top-level code.
-  private func describe(_ owner: String?) -> String {
+  func describe(_ owner: String?) -> String {
     guard let owner else { return "top-level code" }
     return "\(kinds[owner].map(TypeDeclaration.describe) ?? "type") '\(owner)'"
   }

@@ -1,0 +1,31 @@
+// swift-format-ignore-file
+import UIKit
+
+final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+  var window: UIWindow?
+
+  func scene(
+    _ scene: UIScene, willConnectTo session: UISceneSession,
+    options connectionOptions: UIScene.ConnectionOptions
+  ) {
+    guard let windowScene = scene as? UIWindowScene else { return }
+    let notes = NotesViewController()
+    let window = UIWindow(windowScene: windowScene)
+    window.rootViewController = UINavigationController(rootViewController: notes)
+    if let activity = connectionOptions.userActivities.first ?? session.stateRestorationActivity {
+      notes.restore(from: activity)
+    }
+    self.window = window
+    window.makeKeyAndVisible()
+  }
+
+  func stateRestorationActivity(for scene: UIScene) -> NSUserActivity? {
+    guard let navigation = window?.rootViewController as? UINavigationController,
+      let editor = navigation.topViewController as? NoteViewController
+    else { return scene.userActivity }
+    let activity = NSUserActivity(activityType: ActivityType.editing)
+    activity.userInfo = [Note.identifierKey: editor.note.id]
+    activity.becomeCurrent()
+    return activity
+  }
+}
