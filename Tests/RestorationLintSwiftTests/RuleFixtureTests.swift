@@ -44,6 +44,36 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     .init(
       code: .decodedKeyNeverEncoded, file: "PickerViewController.swift", line: 19,
       severity: .warning),
+    .init(
+      code: .activityTypesReadUnsafely, file: "Shared/ActivityType.swift", line: 7,
+      severity: .error),
+    .init(
+      code: .activityTypeMisspelled, file: "Notebook/NoteViewController.swift", line: 20,
+      severity: .error),
+    .init(
+      code: .activityTypeNotDeclared, file: "Notebook/NoteViewController.swift", line: 20,
+      severity: .warning),
+    .init(
+      code: .restoredActivityTrusted, file: "Notebook/NotesViewController.swift", line: 10,
+      severity: .warning),
+    .init(
+      code: .sceneConfigurationUnresolved, file: "Notebook/AppDelegate.swift", line: 18,
+      severity: .error),
+    .init(
+      code: .restorationActivityMadeCurrent, file: "Notebook/SceneDelegate.swift", line: 35,
+      severity: .warning),
+    .init(
+      code: .restorationActivityNeverRead, file: "Notebook/SceneDelegate.swift", line: 26,
+      severity: .warning),
+    .init(
+      code: .viewControllerRestorationInSceneApp, file: "Notebook/NotesViewController.swift",
+      line: 16, severity: .note),
+    .init(
+      code: .navigationPathCodableForced, file: "Sketches/ContentView.swift", line: 34,
+      severity: .warning),
+    .init(
+      code: .sceneStorageKeyTypeConflict, file: "Sketches/SketchView.swift", line: 7,
+      severity: .warning),
     .init(code: .swiftSyntaxError, file: "Broken.swift", line: 5, severity: .note),
     .init(
       code: .unknownRuleInComment, file: "LegacyViewController.swift", line: 10, severity: .error),

@@ -7,7 +7,7 @@ final class NotesViewController: UITableViewController {
 
   func restore(from activity: NSUserActivity) {
     guard activity.activityType == ActivityType.editing else { return }
-    let identifier = activity.userInfo![Note.identifierKey] as! String
+    let identifier = activity.userInfo?[Note.identifierKey] as! String
     guard let note = store.note(withIdentifier: identifier) else { return }
     navigationController?.pushViewController(NoteViewController(note: note), animated: false)
   }
