@@ -802,6 +802,7 @@ final class FactCollector: SyntaxVisitor {
         construction.wrapped += shownControllers(argument.expression, line: at)
       }
       functionStack[index].constructions.append(construction)
+      readConstructionArguments(node, construction: functionStack[index].constructions.count - 1)
       return .visitChildren
     }
     guard let name = Self.calledName(node) else { return .visitChildren }

@@ -719,6 +719,15 @@ extension FactCollector {
     }
   }
 
+  /// What the arguments of an object's creation reach, to follow a restored value into the
+  /// initializer.
+  func readConstructionArguments(_ node: FunctionCallExprSyntax, construction: Int) {
+    guard readsScenes, flow != nil else { return }
+    let references = node.arguments.map { valueReference($0.expression) }
+    guard references.contains(where: { $0 != nil }) else { return }
+    updateFlow { $0.constructionArguments[construction] = references }
+  }
+
   /// A call whose result is returned, with no argument to follow.
   func readReturnedCall(_ node: FunctionCallExprSyntax, call: Int) {
     guard readsScenes, returnedCallNodes.contains(node.id) else { return }

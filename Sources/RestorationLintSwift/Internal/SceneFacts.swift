@@ -139,6 +139,9 @@ struct ActivityFlow: Sendable {
   var boundsChecked: Set<String> = []
   /// For each call, by its position in the function's calls, the values its arguments reach.
   var arguments: [Int: [ValueReference?]] = [:]
+  /// For each object created (`Type(...)`), by its position in the function's constructions,
+  /// the values its arguments reach: they are followed into the initializer.
+  var constructionArguments: [Int: [ValueReference?]] = [:]
   /// `x.becomeCurrent()`: the receiver's name, and the line.
   var madeCurrent: [(name: String, line: Int)] = []
   /// The names returned, and the calls whose result is returned (positions in the calls).

@@ -10,6 +10,8 @@ struct SceneRules {
   let hasObjectiveC: Bool
   private let index: ProjectIndex
   private let filesByName: [String: SwiftFileFacts]
+  /// The module's UIKit functions by file, so that a target's are found from its files.
+  private let functionsByFile: [String: [Int]]
   /// String constants of the module by `Type.name` and name; nil for a name given two values.
   private var namedStrings: [String: StringValue?] = [:]
 
@@ -30,6 +32,11 @@ struct SceneRules {
     self.hasObjectiveC = hasObjectiveC
     index = ProjectIndex(files: files, documents: documents)
     filesByName = Dictionary(files.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+    var functionsByFile: [String: [Int]] = [:]
+    for position in index.functions.indices where index.isUIKitFunction(position) {
+      functionsByFile[index.functionFiles[position], default: []].append(position)
+    }
+    self.functionsByFile = functionsByFile
     for file in files {
       for (name, value) in file.namedStrings {
         if let known = namedStrings[name], known != value {
@@ -81,9 +88,7 @@ struct SceneRules {
 
   /// The functions of a target's files, UIKit code only.
   private func functions(of target: LintTarget) -> [Int] {
-    index.functions.indices.filter {
-      target.files.contains(index.functionFiles[$0]) && index.isUIKitFunction($0)
-    }
+    target.files.flatMap { functionsByFile[$0] ?? [] }.sorted()
   }
 
   private func describe(_ owner: String?) -> String { index.describe(owner) }
@@ -439,14 +444,27 @@ struct SceneRules {
           entry: entry)
       }
       guard depth < 16 else { continue }
+      // Calls, and objects created: the value goes into the function or initializer called.
+      var passed: [(labels: [String], callees: [Int], references: [ValueReference?])] = []
       for (call, references) in flow.arguments where call < facts.callSites.count {
         let site = facts.callSites[call]
+        passed.append((site.labels, callees(of: site), references))
+      }
+      for (construction, references) in flow.constructionArguments
+      where construction < facts.constructions.count {
+        let created = facts.constructions[construction]
+        let initializers = index.functions(of: created.type).filter {
+          index.functions[$0].name == "init" && index.functions[$0].accepts(created.labels)
+        }
+        passed.append((created.labels, initializers, references))
+      }
+      for (labels, called, references) in passed {
         for (argument, reference) in references.enumerated() {
           guard let reference, reference.root == reach.root else { continue }
           let level = reach.level + reference.level
           guard level <= 2 else { continue }
-          for callee in callees(of: site).prefix(8) {
-            guard let positions = index.functions[callee].parameterPositions(site.labels),
+          for callee in called.prefix(8) {
+            guard let positions = index.functions[callee].parameterPositions(labels),
               argument < positions.count
             else { continue }
             let parameter = index.functions[callee].parameterNames[positions[argument]]

@@ -1,0 +1,26 @@
+// swift-format-ignore-file
+import UIKit
+
+/// One note. Its activity is the scene's: UIKit saves it for restoration, and Handoff offers it.
+final class NoteViewController: UIViewController {
+  let note: Note
+
+  init(note: Note) {
+    self.note = note
+    super.init(nibName: nil, bundle: nil)
+    title = note.title
+  }
+
+  required init?(coder: NSCoder) {
+    fatalError("NoteViewController is created in code")
+  }
+
+  override func viewDidAppear(_ animated: Bool) {
+    super.viewDidAppear(animated)
+    let activity = NSUserActivity(activityType: ActivityType.editing)
+    activity.title = note.title
+    activity.userInfo = [Note.identifierKey: note.id]
+    view.window?.windowScene?.userActivity = activity
+    activity.becomeCurrent()
+  }
+}
