@@ -9,6 +9,11 @@
 public struct XcodeProject: Sendable, Hashable {
   /// `project.pbxproj` files larger than this are not read.
   public static let maximumFileSize = 32 * 1024 * 1024
+  /// The most native targets a project may have; more is a hostile file, not a project.
+  public static let maximumTargetCount = 1_000
+  /// The most files all targets together may have, counting a file once per target; more is a
+  /// hostile file (phases shared by many targets), not a project.
+  public static let maximumMembershipCount = 4_000_000
 
   /// The `project.pbxproj` file, as the run names it.
   public var file: String
@@ -107,10 +112,16 @@ public struct XcodeProject: Sendable, Hashable {
     let projectConfigurations = reader.configurations(project["buildConfigurationList"]?.string)
     var targets: [Target] = []
     var targetIDs: [String: Int] = [:]
+    // Each phase's files are worked out once, however many targets list it.
+    var phaseFiles: [String: Set<String>] = [:]
+    var memberships = 0
     for id in project["targets"]?.array?.compactMap(\.string) ?? [] {
       guard let target = objects[id]?.dictionary, target["isa"]?.string == "PBXNativeTarget",
         targetIDs[id] == nil
       else { continue }
+      guard targets.count < Self.maximumTargetCount else {
+        throw ReadError(line: nil, message: "has more than \(Self.maximumTargetCount) targets")
+      }
       let name = target["name"]?.string ?? ""
       var configurations = reader.configurations(target["buildConfigurationList"]?.string)
       for index in configurations.indices {
@@ -118,16 +129,23 @@ public struct XcodeProject: Sendable, Hashable {
         configurations[index].buildSettings.merge(shared?.buildSettings ?? [:]) { own, _ in own }
       }
       var files: Set<String> = []
+      var phasesRead: Set<String> = []
       for phaseID in target["buildPhases"]?.array?.compactMap(\.string) ?? [] {
-        guard let phase = objects[phaseID]?.dictionary,
-          ["PBXSourcesBuildPhase", "PBXResourcesBuildPhase"].contains(phase["isa"]?.string)
-        else { continue }
-        for buildFileID in phase["files"]?.array?.compactMap(\.string) ?? [] {
-          guard let reference = objects[buildFileID]?.dictionary?["fileRef"]?.string else {
-            continue
-          }
-          files.formUnion(paths.files[reference] ?? [])
+        guard phasesRead.insert(phaseID).inserted else { continue }
+        let phase: Set<String>
+        if let known = phaseFiles[phaseID] {
+          phase = known
+        } else {
+          phase = Self.files(ofPhase: phaseID, objects: objects, paths: paths.files)
+          phaseFiles[phaseID] = phase
         }
+        memberships += phase.count
+        guard memberships <= Self.maximumMembershipCount else {
+          throw ReadError(
+            line: nil,
+            message: "has more than \(Self.maximumMembershipCount) files in its targets' phases")
+        }
+        files.formUnion(phase)
       }
       let folders = (target["fileSystemSynchronizedGroups"]?.array ?? []).compactMap {
         value -> SynchronizedFolder? in
@@ -158,6 +176,23 @@ public struct XcodeProject: Sendable, Hashable {
       }
     }
     self.targets = targets
+  }
+
+  /// The files a Sources or Resources phase names; none for another phase.
+  private static func files(
+    ofPhase id: String, objects: [String: OpenStepValue], paths: [String: [String]]
+  ) -> Set<String> {
+    guard let phase = objects[id]?.dictionary,
+      ["PBXSourcesBuildPhase", "PBXResourcesBuildPhase"].contains(phase["isa"]?.string)
+    else { return [] }
+    var files: Set<String> = []
+    for buildFileID in phase["files"]?.array?.compactMap(\.string) ?? [] {
+      guard let reference = objects[buildFileID]?.dictionary?["fileRef"]?.string else {
+        continue
+      }
+      files.formUnion(paths[reference] ?? [])
+    }
+    return files
   }
 
   /// The folder above the `.xcodeproj` that holds a `project.pbxproj`.
