@@ -59,7 +59,7 @@ import Testing
     #expect(
       summary.compactMapValues { $0 as? Int } == [
         "files": 1, "errors": 1, "warnings": 1, "notes": 0, "notChecked": 0, "unreadableFiles": 1,
-        "belowMinimumSeverity": 0, "inBaseline": 0,
+        "belowMinimumSeverity": 0, "inBaseline": 0, "undecided": 0,
       ])
     #expect(summary["minimumSeverity"] as? String == "note")
     let files = try #require(object["files"] as? [[String: Any]])
