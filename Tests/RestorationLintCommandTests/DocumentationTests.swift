@@ -13,8 +13,11 @@ import Testing
       .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   }
 
-  @Test func theProjectRunIsTheLiveOutput() throws {
-    let folder = "Tests/RestorationLintCommandTests/Fixtures/Project"
+  /// The project fixtures whose runs the page shows: the storyboards and Swift rules', and
+  /// the scenes'.
+  @Test(arguments: ["Project", "Scenes"])
+  func theRunIsTheLiveOutput(_ name: String) throws {
+    let folder = "Tests/RestorationLintCommandTests/Fixtures/\(name)"
     let lines = try lines()
     let command = "$ swift run restoration-archive-tool lint \(folder)"
     let start = try #require(lines.firstIndex(of: command), "docs/Lint.md has no run of \(folder)")

@@ -5,6 +5,7 @@ import UIKit
 /// The notes opened before, in a SwiftUI stack hosted by the app's navigation controller.
 struct NoteHistoryView: View {
   @State private var path = NavigationPath()
+  @SceneStorage("history") private var savedPath: Data?
   let notes: [Note]
   let save: (Data) -> Void
 
@@ -18,8 +19,20 @@ struct NoteHistoryView: View {
       }
     }
     .onChange(of: path) {
-      if let data = try? JSONEncoder().encode(path.codable!) { save(data) }
+      if let data = try? JSONEncoder().encode(path.codable!) {
+        savedPath = data
+        save(data)
+      }
     }
+  }
+}
+
+/// Whether the history shows archived notes too, kept per window.
+struct NoteHistoryFilter: View {
+  @SceneStorage("history") private var showsArchived = false
+
+  var body: some View {
+    Toggle("Archived notes", isOn: $showsArchived)
   }
 }
 
