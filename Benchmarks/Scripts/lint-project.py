@@ -11,6 +11,11 @@ Usage:
   swift build -c release --product restoration-archive-tool
   python3 Benchmarks/Scripts/lint-project.py .build/release/restoration-archive-tool
   python3 Benchmarks/Scripts/lint-project.py TOOL --swift-files 2000 --storyboards 100 --runs 5
+  python3 Benchmarks/Scripts/lint-project.py TOOL --scenes
+
+With --scenes the app uses scenes as well: an Xcode project with one target that lists every
+file, an Info.plist with a scene manifest and NSUserActivityTypes, a scene delegate that
+restores from the activity, and in each screen an activity created and one restored.
 """
 
 import argparse
@@ -152,6 +157,126 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
 """
 
 
+SCENE_CONTROLLER = """
+extension Screen{n}ViewController {{
+  override func viewDidAppear(_ animated: Bool) {{
+    super.viewDidAppear(animated)
+    let activity = NSUserActivity(activityType: ActivityType.screen)
+    activity.userInfo = ["screen": {n}, "selected": selectedIdentifier ?? ""]
+    view.window?.windowScene?.userActivity = activity
+  }}
+
+  func restore(from activity: NSUserActivity) {{
+    guard activity.activityType == ActivityType.screen,
+      let selected = activity.userInfo?["selected"] as? String
+    else {{ return }}
+    selectedIdentifier = selected
+  }}
+}}
+"""
+
+SCENE_DELEGATE = """import UIKit
+
+enum ActivityType {
+  static let screen = "com.example.app.screen"
+}
+
+final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+  var window: UIWindow?
+
+  func scene(
+    _ scene: UIScene, willConnectTo session: UISceneSession,
+    options connectionOptions: UIScene.ConnectionOptions
+  ) {
+    guard let windowScene = scene as? UIWindowScene else { return }
+    let screen = Screen1ViewController()
+    let window = UIWindow(windowScene: windowScene)
+    window.rootViewController = UINavigationController(rootViewController: screen)
+    if let activity = connectionOptions.userActivities.first ?? session.stateRestorationActivity {
+      screen.restore(from: activity)
+    }
+    self.window = window
+    window.makeKeyAndVisible()
+  }
+
+  func stateRestorationActivity(for scene: UIScene) -> NSUserActivity? {
+    scene.userActivity
+  }
+}
+"""
+
+INFO_PLIST = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+	<key>CFBundleIdentifier</key>
+	<string>$(PRODUCT_BUNDLE_IDENTIFIER)</string>
+	<key>NSUserActivityTypes</key>
+	<array>
+		<string>$(PRODUCT_BUNDLE_IDENTIFIER).screen</string>
+	</array>
+	<key>UIApplicationSceneManifest</key>
+	<dict>
+		<key>UISceneConfigurations</key>
+		<dict>
+			<key>UIWindowSceneSessionRoleApplication</key>
+			<array>
+				<dict>
+					<key>UISceneConfigurationName</key>
+					<string>Default Configuration</string>
+					<key>UISceneDelegateClassName</key>
+					<string>$(PRODUCT_MODULE_NAME).SceneDelegate</string>
+				</dict>
+			</array>
+		</dict>
+	</dict>
+</dict>
+</plist>
+"""
+
+
+def project_file(groups):
+    """A project.pbxproj with one app target that compiles and copies every file of `groups`
+    (folder, relative to App, and its file names)."""
+    objects = []
+    app_children = []
+    build_files = []
+    for number, (folder, names) in enumerate(groups):
+        children = []
+        for index, name in enumerate(names):
+            reference = f"F{number}X{index}"
+            objects.append(
+                f"{reference} = {{isa = PBXFileReference; path = {name}; sourceTree = \"<group>\"; }};")
+            objects.append(f"B{number}X{index} = {{isa = PBXBuildFile; fileRef = {reference}; }};")
+            build_files.append(f"B{number}X{index}")
+            children.append(reference)
+        if folder:
+            objects.append(
+                f"G{number} = {{isa = PBXGroup; children = ({', '.join(children)}); "
+                f"path = {folder}; sourceTree = \"<group>\"; }};")
+            app_children.append(f"G{number}")
+        else:
+            app_children += children
+    settings = (
+        "INFOPLIST_FILE = App/Info.plist; PRODUCT_BUNDLE_IDENTIFIER = com.example.app; "
+        "IPHONEOS_DEPLOYMENT_TARGET = 15.0;")
+    objects += [
+        f"APP = {{isa = PBXGroup; children = ({', '.join(app_children)}); path = App; "
+        "sourceTree = \"<group>\"; };",
+        "MAIN = {isa = PBXGroup; children = (APP); sourceTree = \"<group>\"; };",
+        f"SOURCES = {{isa = PBXSourcesBuildPhase; files = ({', '.join(build_files)}); }};",
+        f"DEBUG = {{isa = XCBuildConfiguration; buildSettings = {{ {settings} }}; name = Debug; }};",
+        "LIST = {isa = XCConfigurationList; buildConfigurations = (DEBUG); };",
+        "TARGET = {isa = PBXNativeTarget; buildConfigurationList = LIST; buildPhases = (SOURCES); "
+        "name = App; productType = \"com.apple.product-type.application\"; };",
+        "PROJECT = {isa = PBXProject; mainGroup = MAIN; targets = (TARGET); };",
+    ]
+    body = "\n\t\t".join(objects)
+    return (
+        "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjectVersion = 56;\n"
+        f"\tobjects = {{\n\t\t{body}\n\t}};\n\trootObject = PROJECT;\n}}\n")
+
+
 def storyboard(index):
     scenes = []
     tabs = []
@@ -203,21 +328,33 @@ def storyboard(index):
 """
 
 
-def generate(root, swift_files, storyboards):
+def generate(root, swift_files, storyboards, scenes=False):
     app = os.path.join(root, "App")
     os.makedirs(app)
+    groups = {"": ["AppDelegate.swift"]}
     with open(os.path.join(app, "AppDelegate.swift"), "w") as file:
         file.write(APP_DELEGATE)
     for n in range(1, swift_files):
-        folder = os.path.join(app, f"Feature{n // 100}")
+        name = f"Feature{n // 100}"
+        folder = os.path.join(app, name)
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, f"Screen{n}ViewController.swift"), "w") as file:
-            file.write(CONTROLLER.format(n=n))
+            file.write((CONTROLLER + SCENE_CONTROLLER if scenes else CONTROLLER).format(n=n))
+        groups.setdefault(name, []).append(f"Screen{n}ViewController.swift")
     boards = os.path.join(app, "Storyboards")
     os.makedirs(boards)
     for index in range(storyboards):
         with open(os.path.join(boards, f"Flow{index}.storyboard"), "w") as file:
             file.write(storyboard(index))
+        groups.setdefault("Storyboards", []).append(f"Flow{index}.storyboard")
+    if scenes:
+        for name, text in [("SceneDelegate.swift", SCENE_DELEGATE), ("Info.plist", INFO_PLIST)]:
+            with open(os.path.join(app, name), "w") as file:
+                file.write(text)
+        groups[""].append("SceneDelegate.swift")
+        os.makedirs(os.path.join(root, "App.xcodeproj"))
+        with open(os.path.join(root, "App.xcodeproj", "project.pbxproj"), "w") as file:
+            file.write(project_file(sorted(groups.items())))
 
 
 def main():
@@ -226,10 +363,12 @@ def main():
     parser.add_argument("--swift-files", type=int, default=2000)
     parser.add_argument("--storyboards", type=int, default=100)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--scenes", action="store_true", help="an app with scenes and an Xcode project")
     arguments = parser.parse_args()
     root = tempfile.mkdtemp(prefix="lint-project-")
     try:
-        generate(root, arguments.swift_files, arguments.storyboards)
+        generate(root, arguments.swift_files, arguments.storyboards, arguments.scenes)
         times = []
         for _ in range(arguments.runs):
             start = time.perf_counter()
@@ -242,7 +381,8 @@ def main():
         summary = result.stdout.strip().splitlines()[-1]
         print(summary.replace(root + "/", ""))
         print(
-            f"{arguments.swift_files} Swift files, {arguments.storyboards} storyboards, "
+            f"{arguments.swift_files} Swift files, {arguments.storyboards} storyboards"
+            f"{' with scenes' if arguments.scenes else ''}, "
             f"{os.cpu_count()} cores: "
             f"best {min(times):.2f} s, median {statistics.median(times):.2f} s "
             f"over {arguments.runs} runs")

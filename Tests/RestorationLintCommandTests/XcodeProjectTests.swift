@@ -71,12 +71,20 @@ import Testing
       "deep", Array(("// !$*UTF8*$!\n" + String(repeating: "{a = ", count: 100_000)).utf8), 2,
       "values nested more than 64 levels deep"
     ),
-    ("unclosed", Array("{\n objects = { A = \"unterminated; };\n}".utf8), 2,
-     "a quoted string is not closed"),
-    ("not a project", Array("{ archiveVersion = 1; objects = {}; }".utf8), nil,
-     "has no PBXProject root object"),
-    ("binary", [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xFF, 0x00, 0x91], 1,
-     "unexpected character"),
+    (
+      "unclosed", Array("{\n objects = { A = \"unterminated; };\n}".utf8), 2,
+      "a quoted string is not closed"
+    ),
+    (
+      "not a project", Array("{ archiveVersion = 1; objects = {}; }".utf8), nil,
+      "has no PBXProject root object"
+    ),
+    (
+      // A binary property list: its magic reads as a bare string, then bytes follow.
+      "binary property list", [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xFF, 0x00, 0x91],
+      1, "unexpected text after the root value"
+    ),
+    ("control bytes", [0x91, 0x00, 0xFF], 1, "unexpected character '0x91'"),
     ("empty", [], 1, "the file is empty"),
     ("after the root", Array("{ }\n}".utf8), 2, "unexpected text after the root value"),
   ]
@@ -91,7 +99,8 @@ import Testing
     let file = "\(folder.path)/App.xcodeproj/project.pbxproj"
     let place = hostile.line.map { "\(file):\($0):" } ?? "\(file):"
     #expect(
-      result.standardError.contains("restoration-archive-tool: \(place) is not an Xcode project file: \(hostile.reason)"),
+      result.standardError.contains(
+        "restoration-archive-tool: \(place) is not an Xcode project file: \(hostile.reason)"),
       "\(hostile.name): \(result.standardError)")
     // The rest of the run goes on.
     #expect(result.standardOutput.contains("1 file checked (1 Swift file)"), "\(hostile.name)")

@@ -30,8 +30,10 @@ struct SceneRuleVariant: Sendable, CustomTestStringConvertible {
       code: .activityTypeNotDeclared, folder: "passes-constants-in-an-extension-and-an-enum",
       findings: []),
     .init(code: .activityTypeNotDeclared, folder: "passes-folder-without-project", findings: []),
-    .init(code: .activityTypeNotDeclared, folder: "passes-other-platforms-type-in-if", findings: []),
-    .init(code: .activityTypeNotDeclared, folder: "passes-swiftui-partial-info-plist", findings: []),
+    .init(
+      code: .activityTypeNotDeclared, folder: "passes-other-platforms-type-in-if", findings: []),
+    .init(
+      code: .activityTypeNotDeclared, folder: "passes-swiftui-partial-info-plist", findings: []),
     .init(code: .activityTypeNotDeclared, folder: "passes-system-types", findings: []),
     .init(
       code: .activityTypeNotDeclared, folder: "triggers-folder-without-project",

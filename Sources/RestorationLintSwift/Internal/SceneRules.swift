@@ -332,7 +332,10 @@ struct SceneRules {
         "the activity type '\(text)' is built at run time: whether NSUserActivityTypes declares it is not checked"
       )
       return
-    case .known(let text): type = text
+    case .known(let text):
+      // An intent's class name (`OrderSoupIntent`), which the system hands over: no dots.
+      if !text.contains("."), text.hasSuffix("Intent") { return }
+      type = text
     }
     var entries: [(raw: String, values: [String?])] = []
     if case .entries(let listed) = declared { entries = listed }

@@ -15,6 +15,11 @@ final class Continuation {
     NSUserActivity(activityType: String(describing: INAddTasksIntent.self))
   }
 
+  /// A custom intent of the app's intent definition file, by its class name.
+  func reorder() -> NSUserActivity {
+    NSUserActivity(activityType: "ReorderNoteIntent")
+  }
+
   func isSearchResult(_ activity: NSUserActivity) -> Bool {
     activity.activityType == CSSearchableItemActionType
       || activity.activityType == CSQueryContinuationActionType
