@@ -23,7 +23,7 @@ extension SwiftFileFacts {
       Parser.parse(source: buffer, maximumNestingLevel: 256)
     }
     let converter = SourceLocationConverter(fileName: file, tree: tree)
-    let readsScenes = FactCollector.sceneMarkers.contains { Self.contains(source, $0) }
+    let readsScenes = Self.containsAny(source, FactCollector.sceneMarkers)
     let collector = FactCollector(file: file, converter: converter, readsScenes: readsScenes)
     collector.walk(tree)
     types = collector.types
@@ -72,6 +72,28 @@ extension SwiftFileFacts {
   /// Whether a type is a coder that restoration decodes from or encodes to.
   static func isCoderType(_ type: String) -> Bool {
     ["NSCoder", "NSKeyedUnarchiver", "NSKeyedArchiver"].contains(type)
+  }
+
+  /// Whether any of the needles (each at least two bytes long) is in the bytes, in one pass
+  /// that compares only where a needle's first two bytes are: a file without any is read
+  /// once, not once per needle.
+  private static func containsAny(_ bytes: [UInt8], _ needles: [[UInt8]]) -> Bool {
+    var starts = [Bool](repeating: false, count: 65_536)
+    for needle in needles where needle.count >= 2 {
+      starts[Int(needle[0]) << 8 | Int(needle[1])] = true
+    }
+    return bytes.withUnsafeBufferPointer { buffer in
+      starts.withUnsafeBufferPointer { starts in
+        guard buffer.count >= 2 else { return false }
+        for index in 0..<(buffer.count - 1)
+        where starts[Int(buffer[index]) << 8 | Int(buffer[index + 1])] {
+          for needle in needles where index + needle.count <= buffer.count {
+            if buffer[index..<(index + needle.count)].elementsEqual(needle) { return true }
+          }
+        }
+        return false
+      }
+    }
   }
 
   private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
