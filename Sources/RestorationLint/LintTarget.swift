@@ -72,7 +72,8 @@ extension LintProject {
   /// otherwise form a target without `Info.plist`.
   ///
   /// - Returns: The targets: the projects' in their order, then the others.
-  /// - Complexity: Linear in the number of files times the number of targets.
+  /// - Complexity: Linear in the number of files times their depth, plus the files below each
+  ///   project times its targets.
   public mutating func targets() -> [LintTarget] {
     if let resolvedTargets { return resolvedTargets }
     var targets: [LintTarget] = []
@@ -80,12 +81,10 @@ extension LintProject {
       facts(InfoPlist.self).map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
     var usedPlists: Set<String> = []
     var claimed: Set<String> = []
-    let names = files.map(\.report.file)
-    for project in facts(XcodeProject.self) {
-      let prefix = project.folder.isEmpty ? "" : project.folder + "/"
-      let inside = names.filter { $0.hasPrefix(prefix) }.map {
-        ($0, String($0.dropFirst(prefix.count)))
-      }
+    let projects = facts(XcodeProject.self)
+    let inside = filesInside(projects)
+    for (number, project) in projects.enumerated() {
+      let inside = inside[number] ?? []
       for target in project.targets {
         var lintTarget = LintTarget(
           name: target.name, kind: Self.kind(of: target), projectTarget: target, files: [])
@@ -115,6 +114,33 @@ extension LintProject {
     targets += folderTargets(plists: plists, used: usedPlists, claimed: claimed)
     resolvedTargets = targets
     return targets
+  }
+
+  /// The files of the run below each project's folder, by the project's position, with their
+  /// path relative to that folder: each file looks its folders up, so that the cost grows with
+  /// the files and their depth, not with the files times the projects.
+  private func filesInside(_ projects: [XcodeProject]) -> [Int: [(String, String)]] {
+    var projectsByFolder: [String: [Int]] = [:]
+    for (number, project) in projects.enumerated() {
+      projectsByFolder[project.folder, default: []].append(number)
+    }
+    var inside: [Int: [(String, String)]] = [:]
+    guard !projectsByFolder.isEmpty else { return inside }
+    for name in files.map(\.report.file) {
+      var folder = Self.folder(of: name)
+      // Paths nest at most so deep.
+      for _ in 0..<256 {
+        for number in projectsByFolder[folder] ?? [] {
+          let relative =
+            folder.isEmpty
+            ? name : String(name.dropFirst(folder == "/" ? 1 : folder.count + 1))
+          inside[number, default: []].append((name, relative))
+        }
+        if folder.isEmpty || folder == "/" { break }
+        folder = Self.folder(of: folder)
+      }
+    }
+    return inside
   }
 
   private static func kind(of target: XcodeProject.Target) -> LintTarget.Kind {
