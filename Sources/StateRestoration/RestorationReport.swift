@@ -239,6 +239,8 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
   public enum Outcome: Sendable, Hashable, CustomStringConvertible {
     /// Written to the store.
     case saved(bytes: Int)
+    /// Encoded, and not written: the outcome of ``RestorationEngine/makeArchive(roots:)``.
+    case encoded(bytes: Int)
     /// The delegate's `shouldSaveApplicationState` returned false, or there is no delegate.
     case notOptedIn
     /// Encoding or writing failed; the previous archive is untouched.
@@ -248,6 +250,7 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
       switch self {
       case .saved(let bytes): "saved (\(bytes) bytes)"
+      case .encoded(let bytes): "encoded (\(bytes) bytes), not written"
       case .notOptedIn: "not opted in"
       case .failed(let error): "failed: \(error)"
       }
@@ -292,9 +295,9 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
 
   /// A phase of preservation, for timings.
   public enum Phase: String, Sendable, Hashable, CaseIterable {
-    /// Walking the tree and running every object's encode.
+    /// Walking the tree, running every object's encode and writing its values into the archive.
     case encodeObjects
-    /// Writing the binary archive.
+    /// Finishing the archive: the top level, the records' paths and order, the checksum.
     case encodeArchive
     /// Writing it to the store.
     case write

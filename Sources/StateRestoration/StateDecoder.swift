@@ -20,8 +20,8 @@ public final class StateDecoder {
   /// this property reads them all at once, on first use.
   public var values: KeyedValues {
     if let materialized { return materialized }
-    guard let states else { return KeyedValues() }
-    let all = states.values(record: record)
+    guard let archive else { return KeyedValues() }
+    let all = archive.values(record: record)
     materialized = all
     return all
   }
@@ -33,7 +33,7 @@ public final class StateDecoder {
   /// The values, when given whole or once read whole.
   private var materialized: KeyedValues?
   /// The archive the values are read from, and the record's index in it; nil when given whole.
-  private let states: ArchiveStates?
+  private let archive: CheckedArchive?
   private let record: Int
 
   /// Creates a decoder over values, outside any restoration pass.
@@ -48,40 +48,35 @@ public final class StateDecoder {
     self.materialized = values
     self.identifierPath = identifierPath
     self.pass = pass
-    self.states = nil
+    self.archive = nil
     self.record = 0
   }
 
   /// Creates a decoder that reads a record's values from a checked archive on demand.
-  init(
-    states: ArchiveStates,
-    record: Int,
-    identifierPath: String?,
-    pass: RestorationPass?
-  ) {
+  init(archive: CheckedArchive, record: Int, identifierPath: String?, pass: RestorationPass?) {
     self.materialized = nil
     self.identifierPath = identifierPath
     self.pass = pass
-    self.states = states
+    self.archive = archive
     self.record = record
   }
 
   /// The archived value of a key: from the values when they are whole, else from the archive.
   private func value(forKey key: String) -> StateValue? {
     if let materialized { return materialized[key] }
-    return states?.value(forKey: key, record: record)
+    return archive?.value(forKey: key, record: record)
   }
 
   /// Whether the archive holds a value for a key.
   public func contains(_ key: String) -> Bool {
     if let materialized { return materialized[key] != nil }
-    return states?.contains(key, record: record) ?? false
+    return archive?.contains(key, record: record) ?? false
   }
 
   /// The keys the archive holds for this object, in the order they were written.
   public var allKeys: [String] {
     if let materialized { return materialized.keys }
-    return states?.keys(record: record) ?? []
+    return archive?.keys(record: record) ?? []
   }
 
   // Inlinable so that the conversion is specialized in the caller, not looked up at run time.
@@ -146,8 +141,8 @@ public final class StateDecoder {
   /// Reads a reference to another restorable object; nil when the key is absent, holds no
   /// reference, or the referenced object was not restored.
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
-    if materialized == nil, let states {
-      guard let index = states.recordIndex(forKey: key, record: record) else { return nil }
+    if materialized == nil, let archive {
+      guard let index = archive.recordIndex(forKey: key, record: record) else { return nil }
       return pass?.resolveReference(record: index)
     }
     guard case .reference(let path) = value(forKey: key) else { return nil }
@@ -170,11 +165,11 @@ public final class StateDecoder {
   ///
   /// - Returns: One entry per archived reference, or nil when the key does not hold an array.
   public func decodeReferences(forKey key: String) -> [DecodedReference]? {
-    if materialized == nil, let states {
-      guard let indices = states.recordIndices(forKey: key, record: record) else { return nil }
+    if materialized == nil, let archive {
+      guard let indices = archive.recordIndices(forKey: key, record: record) else { return nil }
       return indices.map { index in
         DecodedReference(
-          identifierPath: states.path(ofRecord: index),
+          identifierPath: archive.paths[index],
           object: pass?.resolveReference(record: index))
       }
     }

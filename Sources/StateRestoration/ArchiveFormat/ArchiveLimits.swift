@@ -52,6 +52,11 @@ public struct ArchiveLimits: Sendable, Hashable {
   /// exhaust memory.
   public static let `default` = ArchiveLimits()
 
+  /// No limit on paths, for tests that write archives beyond the defaults.
+  package static let unbounded = ArchiveLimits(
+    maxIdentifierPathLength: .max, maxIdentifierPathComponents: .max,
+    maxTotalIdentifierPathLength: .max)
+
   /// Checks one record's identifier path against the path limits, and adds its length to
   /// `total`, the length of the paths checked before it; a path read from a file of `fileSize`
   /// bytes is held to the file's share of the total.

@@ -20,6 +20,17 @@ extension RestorationError {
   }
 }
 
+/// The result of `body`, its property list error as a restoration error.
+func wrapped<Result>(_ body: () throws(PropertyListError) -> Result) throws(RestorationError)
+  -> Result
+{
+  do {
+    return try body()
+  } catch {
+    throw RestorationError(error)
+  }
+}
+
 /// Reads ``StateValue``s out of a property list, bounding the work a file can cause: nesting
 /// depth, containers that contain themselves, and the number of values, which a file that shares
 /// one container among many could otherwise multiply.
@@ -29,17 +40,17 @@ extension RestorationError {
 struct ValueReader {
   let file: BinaryPropertyListReader
   private let maxDepth: Int
-  /// The records' paths: what a UID stands for; nil refuses UIDs.
-  private let paths: [String]?
-  /// How many more values may be read; reset once a whole file is checked.
+  /// What a UID stands for: the records' paths; nil refuses UIDs.
+  var paths: [String]?
+  /// How many more values may be read; lifted once a whole file is checked.
   private var budget: Int
   /// The containers being read, outermost first.
   private var open: [Int] = []
-  /// The names of the key objects read so far, as numbers of distinct names.
-  private var names: [Int: Int] = [:]
+  /// By object, the number of the name a key object holds, or -1 until it is read.
+  private var nameOfObject: [Int32]
   /// Each distinct name, by number, and the number of each.
-  private var nameStrings: [String] = []
-  private var nameNumbers: [String: Int] = [:]
+  private(set) var names: [String] = []
+  private var numbers: [String: Int] = [:]
   /// By name number, the last dictionary that used it, to find a repeated key without a set
   /// per dictionary.
   private var lastDictionary: [Int] = []
@@ -49,6 +60,7 @@ struct ValueReader {
     self.file = file
     self.maxDepth = maxDepth
     self.paths = paths
+    nameOfObject = Array(repeating: -1, count: file.objectCount)
     // A file whose containers are not shared holds fewer values than bytes.
     budget = 2 * (file.bytes.count + file.objectCount)
   }
@@ -74,8 +86,8 @@ struct ValueReader {
       let index = try recordIndex(ofUID: object)
       return building ? .reference(paths?[index] ?? "") : nil
     case .array:
+      let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
       return try container(object, depth: depth) { reader, depth throws(RestorationError) in
-        let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
         var elements: [StateValue] = []
         if building { elements.reserveCapacity(array.count) }
         for index in 0..<array.count {
@@ -86,15 +98,12 @@ struct ValueReader {
         return building ? .array(elements) : nil
       }
     case .dictionary:
-      return try container(object, depth: depth) { reader, depth throws(RestorationError) in
-        var entries: [String: StateValue] = [:]
-        try reader.entries(of: object) {
-          (reader, key, value) throws(RestorationError) in
-          let read = try reader.value(value, depth: depth + 1, building: building)
-          if let read { entries[key] = read }
-        }
-        return building ? .dictionary(entries) : nil
+      var entries: [String: StateValue] = [:]
+      try forEachEntry(of: object, depth: depth) { reader, key, value throws(RestorationError) in
+        let read = try reader.value(value, depth: depth + 1, building: building)
+        if let read { entries[reader.names[key]] = read }
       }
+      return building ? .dictionary(entries) : nil
     case .null, .set:
       throw RestorationError(
         .malformed, type == .null ? "null values are not supported" : "sets are not supported",
@@ -143,64 +152,63 @@ struct ValueReader {
     _ object: Int, depth: Int, building: Bool
   ) throws(RestorationError) -> KeyedValues {
     var result = KeyedValues()
-    try forEachEntry(of: object, depth: depth) { (reader, key, value) throws(RestorationError) in
+    try forEachEntry(of: object, depth: depth) { reader, key, value throws(RestorationError) in
       let read = try reader.value(value, depth: depth + 1, building: building)
-      if let read { result[key] = read }
+      if let read { result[reader.names[key]] = read }
     }
     return result
   }
 
-  /// Calls `body` with each entry of a dictionary, its key a string named once, guarding the
-  /// depth and cycles as any container.
+  /// Calls `body` with the name number of each key of a dictionary and its value's object,
+  /// having checked every key first, and guarding the depth and cycles as any container.
   mutating func forEachEntry(
     of object: Int, depth: Int,
-    _ body: (inout ValueReader, String, Int) throws(RestorationError) -> Void
-  ) throws(RestorationError) {
-    try container(object, depth: depth) { reader, _ throws(RestorationError) in
-      try reader.entries(of: object, body)
-    }
-  }
-
-  /// Calls `body` with each entry of a dictionary, its key a string named once.
-  private mutating func entries(
-    of object: Int, _ body: (inout ValueReader, String, Int) throws(RestorationError) -> Void
+    _ body: (inout ValueReader, Int, Int) throws(RestorationError) -> Void
   ) throws(RestorationError) {
     let file = self.file
     let dictionary = try wrapped { () throws(PropertyListError) in try file.dictionary(object) }
-    // Every key is checked before any value is read: a dictionary nested in a value numbers
-    // its own keys, which would hide this one's repeats if the two interleaved.
-    dictionaries += 1
-    for index in 0..<dictionary.count {
-      let number = try nameNumber(file.key(index, of: dictionary))
-      guard lastDictionary[number] != dictionaries else {
-        throw RestorationError(
-          .malformed, "dictionary repeats the key '\(nameStrings[number])'",
-          offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
+    try container(object, depth: depth) { reader, _ throws(RestorationError) in
+      // Every key is checked before any value is read: a dictionary nested in a value numbers
+      // its own keys, which would hide this one's repeats if the two interleaved.
+      reader.dictionaries += 1
+      for index in 0..<dictionary.count {
+        let number = try reader.nameNumber(file.key(index, of: dictionary))
+        guard reader.lastDictionary[number] != reader.dictionaries else {
+          throw RestorationError(
+            .malformed, "dictionary repeats the key '\(reader.names[number])'",
+            offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
+        }
+        reader.lastDictionary[number] = reader.dictionaries
       }
-      lastDictionary[number] = dictionaries
-    }
-    for index in 0..<dictionary.count {
-      let key = nameStrings[try nameNumber(file.key(index, of: dictionary))]
-      try body(&self, key, file.value(index, of: dictionary))
+      for index in 0..<dictionary.count {
+        try body(
+          &reader, try reader.nameNumber(file.key(index, of: dictionary)),
+          file.value(index, of: dictionary))
+      }
     }
   }
 
   /// The number of a key object's name, read once per object; equal names share a number.
-  private mutating func nameNumber(_ object: Int) throws(RestorationError) -> Int {
-    if let known = names[object] { return known }
+  mutating func nameNumber(_ object: Int) throws(RestorationError) -> Int {
+    if object >= 0, object < nameOfObject.count, nameOfObject[object] >= 0 {
+      return Int(nameOfObject[object])
+    }
     let name = try wrapped { () throws(PropertyListError) in try file.string(object) }
-    let number: Int
-    if let known = nameNumbers[name] {
-      number = known
-    } else {
-      number = nameStrings.count
-      nameNumbers[name] = number
-      nameStrings.append(name)
+    let number = numbers[name] ?? names.count
+    if number == names.count {
+      numbers[name] = number
+      names.append(name)
       lastDictionary.append(0)
     }
-    names[object] = number
+    nameOfObject[object] = Int32(number)
     return number
   }
+
+  /// The number of a name read so far, if any key holds it.
+  func number(ofName name: String) -> Int? { numbers[name] }
+
+  /// The number of a key object's name, once read.
+  func readNameNumber(_ object: Int) -> Int { Int(nameOfObject[object]) }
 
   /// The record a UID names, checked against the records.
   func recordIndex(ofUID object: Int) throws(RestorationError) -> Int {
@@ -237,22 +245,14 @@ struct ValueReader {
   }
 }
 
-/// The result of `body`, its property list error as a restoration error.
-func wrapped<Result>(_ body: () throws(PropertyListError) -> Result) throws(RestorationError)
-  -> Result
-{
-  do {
-    return try body()
-  } catch {
-    throw RestorationError(error)
-  }
-}
-
 /// Writes ``StateValue``s into a property list.
 extension BinaryPropertyListWriter {
-  /// Adds a value; a reference becomes a UID by `record`, nil for a path without a record.
+  /// Adds a value; a reference becomes the UID object `reference` adds or finds for its path.
+  ///
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) for a path
+  ///   `reference` has no object for.
   mutating func add(
-    _ value: StateValue, record: (String) -> Int?
+    _ value: StateValue, reference: (String, inout BinaryPropertyListWriter) -> Int?
   ) throws(RestorationError) -> Int {
     switch value {
     case .bool(let value): return addBool(value)
@@ -263,42 +263,29 @@ extension BinaryPropertyListWriter {
     case .data(let value): return addData(value)
     case .date(let value): return addDate(value.timeIntervalSinceReferenceDate)
     case .reference(let path):
-      guard let index = record(path) else {
+      guard let object = reference(path, &self) else {
         throw RestorationError(
           .encodingFailed, "reference to '\(path)', which has no record in the archive")
       }
-      return addUID(UInt64(index))
+      return object
     case .array(let elements):
-      var references: [Int] = []
-      references.reserveCapacity(elements.count)
-      for element in elements { references.append(try add(element, record: record)) }
-      return addArray(references)
+      var objects: [Int] = []
+      objects.reserveCapacity(elements.count)
+      for element in elements { objects.append(try add(element, reference: reference)) }
+      return addArray(objects)
     case .dictionary(let entries):
-      // Sorted, so that equal values give equal bytes.
-      let sorted = entries.sorted { $0.key < $1.key }
+      // Sorted by their bytes, so that equal values give equal bytes.
+      let sorted = entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
       var keys: [Int] = []
       var values: [Int] = []
+      keys.reserveCapacity(sorted.count)
+      values.reserveCapacity(sorted.count)
       for (key, value) in sorted {
         keys.append(addString(key))
-        values.append(try add(value, record: record))
+        values.append(try add(value, reference: reference))
       }
       return addDictionary(keys: keys, values: values)
     }
-  }
-
-  /// Adds a dictionary of keyed values, in their order.
-  mutating func add(
-    _ values: KeyedValues, record: (String) -> Int?
-  ) throws(RestorationError) -> Int {
-    var keyReferences: [Int] = []
-    var valueReferences: [Int] = []
-    keyReferences.reserveCapacity(values.count)
-    valueReferences.reserveCapacity(values.count)
-    for (key, value) in values {
-      keyReferences.append(addString(key))
-      valueReferences.append(try add(value, record: record))
-    }
-    return addDictionary(keys: keyReferences, values: valueReferences)
   }
 }
 
@@ -323,7 +310,7 @@ package enum PropertyList {
   /// - Throws: ``RestorationError`` when the value holds a reference.
   package static func write(_ value: StateValue) throws(RestorationError) -> [UInt8] {
     var writer = BinaryPropertyListWriter()
-    let top = try writer.add(value) { _ in nil }
+    let top = try writer.add(value) { _, _ in nil }
     return writer.makeBytes(top: top)
   }
 }
