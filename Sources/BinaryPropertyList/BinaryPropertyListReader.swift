@@ -375,6 +375,15 @@ public struct BinaryPropertyListReader: Sendable {
   }
 
   private static func bigEndian(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64 {
+    // The widths files use, read without a loop: every object access reads one or two.
+    switch width {
+    case 1: return UInt64(bytes[offset])
+    case 2: return UInt64(bytes[offset]) << 8 | UInt64(bytes[offset + 1])
+    case 3:
+      return UInt64(bytes[offset]) << 16 | UInt64(bytes[offset + 1]) << 8
+        | UInt64(bytes[offset + 2])
+    default: break
+    }
     var value: UInt64 = 0
     for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
     return value

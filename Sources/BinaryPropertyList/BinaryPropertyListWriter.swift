@@ -26,10 +26,17 @@ public struct BinaryPropertyListWriter {
   // Keys hashed with the standard library's seeded hasher: values may come from a file.
   private var strings: [ExactString: Int] = [:]
   private var integers: [Int64: Int] = [:]
+  private var smallIntegers: [Int] = []
+  /// Where a string's UTF-16 is made before it is copied into the file.
+  private var scratch: [UInt8] = []
   private var unsignedIntegers: [UInt64: Int] = [:]
   private var reals: [UInt64: Int] = [:]
   private var dates: [UInt64: Int] = [:]
   private var booleans: [Bool: Int] = [:]
+
+  /// The longest string, in UTF-8 bytes, written once however often it is added: names, keys
+  /// and labels repeat, long texts seldom do, and finding a repeat costs a hash of every byte.
+  public static let uniquedStringLength = 32
 
   /// Creates an empty writer.
   public init() {}
@@ -41,31 +48,49 @@ public struct BinaryPropertyListWriter {
 
   /// Adds a string, ASCII or UTF-16 as CoreFoundation writes it, and returns its object.
   ///
-  /// Written once however often it is added, unless `uniquing` is false: a string known to be
-  /// added once (such as a unique name) skips the lookup.
+  /// A string of up to ``uniquedStringLength`` UTF-8 bytes is written once however often it is
+  /// added, unless `uniquing` is false: a string known to be added once (such as a unique name)
+  /// skips the lookup. A longer one is written each time.
   public mutating func addString(_ string: String, uniquing: Bool = true) -> Int {
-    if uniquing, let known = strings[ExactString(string)] { return known }
-    let reference = startScalar()
-    let ascii = string.utf8.count
-    let units = string.utf16.count
-    if units == ascii, string.utf8.allSatisfy({ $0 < 0x80 }) {
-      Self.appendHeader(0x5, count: ascii, to: &bytes)
+    let next = offsets.count
+    let length = string.utf8.count
+    if uniquing, length <= Self.uniquedStringLength {
+      let key = ExactString(string)
+      if let known = strings[key] { return known }
+      strings[key] = next
+    }
+    offsets.append(bytes.count)
+    if string.utf8.allSatisfy({ $0 < 0x80 }) {
+      Self.appendHeader(0x5, count: length, to: &bytes)
       bytes.append(contentsOf: string.utf8)
     } else {
+      let units = UTF16Transcoding.bigEndianUTF16(of: string, into: &scratch)
       Self.appendHeader(0x6, count: units, to: &bytes)
-      UTF16Transcoding.appendBigEndianUTF16(of: string, units: units, to: &bytes)
+      bytes.append(contentsOf: scratch[0..<(2 * units)])
     }
-    if uniquing { strings[ExactString(string)] = reference }
-    return reference
+    return next
   }
 
   /// Adds an integer: non-negative ones in the fewest of 1, 2 or 4 bytes, others in 8.
   public mutating func addInteger(_ value: Int64) -> Int {
-    if let known = integers[value] { return known }
-    let reference = startScalar()
+    let next = offsets.count
+    let known: Int
+    // Small numbers, such as an archive's record numbers, are found without hashing.
+    if value >= 0, value < 1 << 16 {
+      if value >= smallIntegers.count {
+        smallIntegers.append(
+          contentsOf: repeatElement(-1, count: Int(value) + 1 - smallIntegers.count))
+      }
+      if smallIntegers[Int(value)] < 0 { smallIntegers[Int(value)] = next }
+      known = smallIntegers[Int(value)]
+    } else {
+      known = integers[value] ?? next
+      if known == next { integers[value] = next }
+    }
+    guard known == next else { return known }
+    offsets.append(bytes.count)
     Self.appendInteger(value, to: &bytes)
-    integers[value] = reference
-    return reference
+    return next
   }
 
   /// Adds an integer above `Int64.max`, in the 16-byte form `plistlib` writes.
@@ -120,7 +145,10 @@ public struct BinaryPropertyListWriter {
   public mutating func addData(_ data: some Collection<UInt8>) -> Int {
     let reference = startScalar()
     Self.appendHeader(0x4, count: data.count, to: &bytes)
-    bytes.append(contentsOf: data)
+    // Copied whole where the bytes are contiguous, as `Data`'s are, not element by element.
+    if data.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+      bytes.append(contentsOf: data)
+    }
     return reference
   }
 
@@ -225,8 +253,10 @@ public struct BinaryPropertyListWriter {
   }
 
   private static func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-    for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
+    var shift = (width - 1) * 8
+    while shift >= 0 {
       bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+      shift -= 8
     }
   }
 

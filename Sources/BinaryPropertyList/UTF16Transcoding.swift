@@ -4,14 +4,17 @@
 
 /// Transcoding between `String`'s UTF-8 and the big-endian UTF-16 of property lists.
 enum UTF16Transcoding {
-  /// Appends the `units` UTF-16 code units of `string`, big-endian.
-  static func appendBigEndianUTF16(of string: String, units: Int, to bytes: inout [UInt8]) {
-    let start = bytes.count
-    bytes.append(contentsOf: repeatElement(0, count: 2 * units))
+  /// Writes the UTF-16 code units of `string`, big-endian, at the start of `buffer`, which it
+  /// grows as needed.
+  ///
+  /// - Returns: The number of code units.
+  static func bigEndianUTF16(of string: String, into buffer: inout [UInt8]) -> Int {
     var string = string
-    string.withUTF8 { utf8 in
-      bytes.withUnsafeMutableBufferPointer { output in
-        var out = start
+    return string.withUTF8 { utf8 in
+      // A code unit takes at most two bytes for each UTF-8 byte.
+      if buffer.count < 2 * utf8.count { buffer = Array(repeating: 0, count: 2 * utf8.count) }
+      return buffer.withUnsafeMutableBufferPointer { output in
+        var out = 0
         var index = 0
         func put(_ unit: UInt32) {
           output[out] = UInt8(truncatingIfNeeded: unit >> 8)
@@ -41,6 +44,7 @@ enum UTF16Transcoding {
             index += 4
           }
         }
+        return out / 2
       }
     }
   }

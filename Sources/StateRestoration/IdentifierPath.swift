@@ -156,14 +156,23 @@ struct IdentifierPathResolver {
     var prefix = base?.prefix ?? ""
     var entry = base
     for (node, index) in chain.reversed() {
-      if let index {
-        if !prefix.isEmpty { prefix += "/" }
-        prefix += IdentifierPath.indexComponent(index)
-      }
       let identifier = node.restorationIdentifier
-      if let identifier {
-        if !prefix.isEmpty { prefix += "/" }
-        prefix += identifier
+      if index != nil || identifier != nil {
+        // One string per object, its size known before the first byte is copied.
+        var extended = ""
+        extended.reserveCapacity(prefix.utf8.count + (identifier?.utf8.count ?? 0) + 24)
+        extended += prefix
+        if let index {
+          if !extended.isEmpty { extended += "/" }
+          extended += ":["
+          extended += String(index)
+          extended += "]:"
+        }
+        if let identifier {
+          if !extended.isEmpty { extended += "/" }
+          extended += identifier
+        }
+        prefix = extended
       }
       let made = Known(
         object: node, path: identifier == nil ? nil : prefix, prefix: prefix,

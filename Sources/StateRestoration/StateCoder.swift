@@ -16,8 +16,10 @@ public final class StateCoder {
   /// A write, in the order made.
   enum Write {
     case value(StateValue)
-    /// References to the records objects joined the walk as, with their paths.
-    case records([Int], paths: [String], isArray: Bool)
+    /// A reference to the record an object joined the walk as, with its path.
+    case record(Int, path: String)
+    /// An array of references.
+    case records([Int], paths: [String])
     case removal
   }
 
@@ -27,10 +29,26 @@ public final class StateCoder {
   public private(set) var sensitiveKeys: Set<String> = []
   /// Errors from encoding `Codable` values, kept for the preservation report.
   package private(set) var errors: [RestorationError] = []
-  /// Every write, in order; resolved into keys and values when they are written or asked for.
-  private(set) var writes: [(key: String, write: Write)] = []
-  /// The values written so far, kept up to date once asked for.
-  private var resolved: KeyedValues?
+  /// Every write in order, with its key: resolved into keys and values when the record is
+  /// written or they are asked for.
+  struct Log {
+    var keys: [String] = []
+    var writes: [Write] = []
+    /// The values written so far, kept up to date once asked for.
+    var resolved: KeyedValues?
+
+    mutating func append(_ write: Write, forKey key: String) {
+      keys.append(key)
+      writes.append(write)
+      guard var values = resolved else { return }
+      resolved = nil
+      StateCoder.apply(write, forKey: key, to: &values)
+      resolved = values
+    }
+  }
+
+  /// The writes, in one value so that each is one access to the coder.
+  private(set) var log = Log()
   /// The pass the coder belongs to, which archives what it references.
   private weak var pass: PreservationPass?
   /// The paths of referenced objects, for a coder outside a pass.
@@ -48,17 +66,18 @@ public final class StateCoder {
     self.identifierPath = identifierPath
     self.pass = pass
     // Most objects write a handful of keys: one allocation instead of one per doubling.
-    writes.reserveCapacity(8)
+    log.keys.reserveCapacity(8)
+    log.writes.reserveCapacity(8)
   }
 
   /// The values written so far, in the order their keys were first written.
   ///
   /// - Complexity: O(n) the first time, then O(1) per write.
   public var values: KeyedValues {
-    if let resolved { return resolved }
+    if let resolved = log.resolved { return resolved }
     var values = KeyedValues()
-    for (key, write) in writes { Self.apply(write, forKey: key, to: &values) }
-    resolved = values
+    for (key, write) in zip(log.keys, log.writes) { Self.apply(write, forKey: key, to: &values) }
+    log.resolved = values
     return values
   }
 
@@ -131,7 +150,7 @@ public final class StateCoder {
     if let pass {
       guard let (number, path) = pass.encodeReference(to: object, key: key, from: identifierPath)
       else { return }
-      record(.records([number], paths: [path], isArray: false), forKey: key)
+      record(.record(number, path: path), forKey: key)
     } else if let path = resolver.path(of: object) {
       record(.value(.reference(path)), forKey: key)
     }
@@ -150,7 +169,7 @@ public final class StateCoder {
         numbers.append(number)
         paths.append(path)
       }
-      record(.records(numbers, paths: paths, isArray: true), forKey: key)
+      record(.records(numbers, paths: paths), forKey: key)
     } else {
       let paths = objects.compactMap { resolver.path(of: $0) }
       record(.value(.array(paths.map(StateValue.reference))), forKey: key)
@@ -168,11 +187,7 @@ public final class StateCoder {
   }
 
   private func record(_ write: Write, forKey key: String) {
-    writes.append((key, write))
-    guard var values = resolved else { return }
-    resolved = nil
-    Self.apply(write, forKey: key, to: &values)
-    resolved = values
+    log.append(write, forKey: key)
   }
 
   /// Applies a write to values: a removal removes the key, a value replaces the key's or is
@@ -180,9 +195,8 @@ public final class StateCoder {
   static func apply(_ write: Write, forKey key: String, to values: inout KeyedValues) {
     switch write {
     case .value(let value): values[key] = value
-    case .records(_, let paths, let isArray):
-      let references = paths.map(StateValue.reference)
-      values[key] = isArray ? .array(references) : references.first
+    case .record(_, let path): values[key] = .reference(path)
+    case .records(_, let paths): values[key] = .array(paths.map(StateValue.reference))
     case .removal: values[key] = nil
     }
   }

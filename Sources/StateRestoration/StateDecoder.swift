@@ -61,16 +61,25 @@ public final class StateDecoder {
     self.record = record
   }
 
+  /// The number of keys asked for so far, which the archive uses to find the next one quickly.
+  private var asked = 0
+
+  /// The object of a key's value in the archive.
+  private func object(forKey key: String) -> Int? {
+    defer { asked += 1 }
+    return archive?.object(forKey: key, record: record, asked: asked)
+  }
+
   /// The archived value of a key: from the values when they are whole, else from the archive.
   private func value(forKey key: String) -> StateValue? {
     if let materialized { return materialized[key] }
-    return archive?.value(forKey: key, record: record)
+    return object(forKey: key).flatMap { archive?.value($0) }
   }
 
   /// Whether the archive holds a value for a key.
   public func contains(_ key: String) -> Bool {
     if let materialized { return materialized[key] != nil }
-    return archive?.contains(key, record: record) ?? false
+    return object(forKey: key) != nil
   }
 
   /// The keys the archive holds for this object, in the order they were written.
@@ -142,7 +151,9 @@ public final class StateDecoder {
   /// reference, or the referenced object was not restored.
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
     if materialized == nil, let archive {
-      guard let index = archive.recordIndex(forKey: key, record: record) else { return nil }
+      guard let index = object(forKey: key).flatMap(archive.recordIndex(ofUID:)) else {
+        return nil
+      }
       return pass?.resolveReference(record: index)
     }
     guard case .reference(let path) = value(forKey: key) else { return nil }
@@ -166,7 +177,9 @@ public final class StateDecoder {
   /// - Returns: One entry per archived reference, or nil when the key does not hold an array.
   public func decodeReferences(forKey key: String) -> [DecodedReference]? {
     if materialized == nil, let archive {
-      guard let indices = archive.recordIndices(forKey: key, record: record) else { return nil }
+      guard let indices = object(forKey: key).flatMap(archive.recordIndices(ofArray:)) else {
+        return nil
+      }
       return indices.map { index in
         DecodedReference(
           identifierPath: archive.paths[index],

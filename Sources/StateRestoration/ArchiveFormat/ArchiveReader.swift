@@ -49,13 +49,22 @@ package final class CheckedArchive {
   /// Each record's first record with the same path: itself, unless the path repeats.
   private(set) var firstRecordOfPath: [Int] = []
   private var recordsByPath: [PathKey: Int] = [:]
-  /// Each record's state dictionary, if it has one.
-  private var states: [BinaryPropertyListReader.Container?] = []
+  /// Each record's keys, as the numbers of their names in `names`, and their values' objects,
+  /// the records one after the other; each record's are at `entries[record]..<entries[record + 1]`.
+  private var keyNames: [Int32] = []
+  private var valueObjects: [Int] = []
+  private var entries: [Int] = [0]
+  /// The names of keys, by number, and the number of each.
+  private var names: [String] = []
+  private var numbers: [String: Int] = [:]
   private(set) var sensitiveKeys: [Int: [String]] = [:]
   private var reader: ValueReader
   /// Key tables of the records with many keys, each built at its first lookup: a scan is
   /// quicker for a handful of keys, and a hostile file may give a record millions.
-  private var keyTables: [Int: [Int: Int]] = [:]
+  private var keyTables: [Int: [Int32: Int]] = [:]
+  /// By type, the keys its decoders asked for, in order, and their names' numbers: decoders of
+  /// one class ask for the same keys in the same order, found again without hashing them.
+  private var askedKeys: [[(key: String, name: Int32)]] = []
 
   /// Reads and checks every byte of an archive.
   ///
@@ -117,20 +126,23 @@ package final class CheckedArchive {
     // Values last: a UID anywhere stands for a record's path.
     reader.paths = paths
     topLevel = try reader.keyedValues(topLevelObject, depth: 1, building: true)
-    states.reserveCapacity(records.count)
+    entries.reserveCapacity(records.count + 1)
     for (index, record) in records.enumerated() {
-      guard let state = record.state else {
-        states.append(nil)
-        continue
-      }
+      defer { entries.append(keyNames.count) }
+      guard let state = record.state else { continue }
       do throws(RestorationError) {
         guard try type(of: state) == .dictionary else {
           throw RestorationError(.malformed, "object record \(index): 'state' is not a dictionary")
         }
-        try reader.forEachEntry(of: state, depth: 2) { reader, _, value throws(RestorationError) in
+        var (names, values) = (keyNames, valueObjects)
+        (keyNames, valueObjects) = ([], [])
+        defer { (keyNames, valueObjects) = (names, values) }
+        try reader.forEachEntry(of: state, depth: 2) {
+          reader, name, value throws(RestorationError) in
           _ = try reader.value(value, depth: 3, building: false)
+          names.append(Int32(name))
+          values.append(value)
         }
-        states.append(try wrapped { () throws(PropertyListError) in try file.dictionary(state) })
       } catch {
         var located = error
         located.identifierPath = located.identifierPath ?? paths[index]
@@ -138,6 +150,8 @@ package final class CheckedArchive {
       }
     }
     reader.endBudget()
+    (names, numbers) = (reader.names, reader.numbers)
+    askedKeys = Array(repeating: [], count: types.count)
   }
 
   /// Reads format 3's columns and table of types.
@@ -363,24 +377,38 @@ package final class CheckedArchive {
     return record
   }
 
-  /// The object of a record's value for a key.
-  private func object(forKey key: String, record: Int) -> Int? {
-    guard let state = states[record], let number = reader.number(ofName: key) else { return nil }
-    let file = reader.file
-    guard state.count > 16 else {
-      for index in 0..<state.count
-      where reader.readNameNumber(file.key(index, of: state)) == number {
-        return file.value(index, of: state)
-      }
+  /// The object of a record's value for a key; `asked` is the number of keys its decoder asked
+  /// for before, or nil.
+  func object(forKey key: String, record: Int, asked: Int? = nil) -> Int? {
+    guard let number = nameNumber(of: key, type: typeOfRecord[record], asked: asked) else {
+      return nil
+    }
+    let range = entries[record]..<entries[record + 1]
+    guard range.count > 16 else {
+      let names = keyNames
+      for index in range where names[index] == number { return valueObjects[index] }
       return nil
     }
     if let table = keyTables[record] { return table[number] }
-    var table: [Int: Int] = [:]
-    for index in 0..<state.count {
-      table[reader.readNameNumber(file.key(index, of: state))] = file.value(index, of: state)
-    }
+    var table: [Int32: Int] = [:]
+    for index in range { table[keyNames[index]] = valueObjects[index] }
     keyTables[record] = table
     return table[number]
+  }
+
+  /// The number of a key's name, if any record has a key of that name.
+  private func nameNumber(of key: String, type: Int, asked: Int?) -> Int32? {
+    guard let asked else { return numbers[key].map(Int32.init) }
+    if asked < askedKeys[type].count, askedKeys[type][asked].key == key {
+      return askedKeys[type][asked].name
+    }
+    guard let number = numbers[key].map(Int32.init) else { return nil }
+    if asked < askedKeys[type].count {
+      askedKeys[type][asked] = (key, number)
+    } else if asked == askedKeys[type].count {
+      askedKeys[type].append((key, number))
+    }
+    return number
   }
 
   /// Whether a record's state holds a key.
@@ -393,45 +421,34 @@ package final class CheckedArchive {
     object(forKey: key, record: record).flatMap(value)
   }
 
-  private func value(_ object: Int) -> StateValue? {
+  /// A value the file holds, built.
+  func value(_ object: Int) -> StateValue? {
     // Checked with the file: a read of it cannot fail.
     try? reader.value(object, depth: 3, building: true)
   }
 
-  /// The record a key's UID names, if the key holds one.
-  func recordIndex(forKey key: String, record: Int) -> Int? {
-    guard let object = object(forKey: key, record: record) else { return nil }
-    return try? reader.recordIndex(ofUID: object)
+  /// The record a UID names.
+  func recordIndex(ofUID object: Int) -> Int? {
+    try? reader.recordIndex(ofUID: object)
   }
 
-  /// The records an array of UIDs names, in order; nil when the key holds no array.
-  func recordIndices(forKey key: String, record: Int) -> [Int]? {
+  /// The records an array of UIDs names, in order; nil for an object that is no array.
+  func recordIndices(ofArray object: Int) -> [Int]? {
     let file = reader.file
-    guard let object = object(forKey: key, record: record),
-      let array = try? file.array(object)
-    else { return nil }
-    return (0..<array.count).compactMap {
-      try? reader.recordIndex(ofUID: file.element($0, of: array))
-    }
+    guard let array = try? file.array(object) else { return nil }
+    return (0..<array.count).compactMap { recordIndex(ofUID: file.element($0, of: array)) }
   }
 
   /// A record's keys, in file order.
   package func keys(record: Int) -> [String] {
-    guard let state = states[record] else { return [] }
-    return (0..<state.count).map {
-      reader.names[reader.readNameNumber(reader.file.key($0, of: state))]
-    }
+    (entries[record]..<entries[record + 1]).map { names[Int(keyNames[$0])] }
   }
 
   /// A record's values, all built.
   package func values(record: Int) -> KeyedValues {
-    guard let state = states[record] else { return KeyedValues() }
-    let file = reader.file
-    return KeyedValues(
-      (0..<state.count).compactMap { index in
-        value(file.value(index, of: state)).map {
-          (reader.names[reader.readNameNumber(file.key(index, of: state))], $0)
-        }
+    KeyedValues(
+      (entries[record]..<entries[record + 1]).compactMap { index in
+        value(valueObjects[index]).map { (names[Int(keyNames[index])], $0) }
       })
   }
 

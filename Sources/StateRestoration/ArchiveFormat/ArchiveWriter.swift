@@ -16,6 +16,9 @@ struct ArchiveWriter {
   private var stateOfRecord: [Int] = []
   private var uidOfRecord: [Int] = []
   private var sensitiveKeys: [Int: [String]] = [:]
+  /// By type, the keys its records wrote and their objects, up to 32: records of one class
+  /// write a few keys, found again by comparing them, cheaper than hashing them.
+  private var keysOfType: [[(key: String, object: Int)]] = []
 
   init() {
     // The checksum's object comes first, so that it starts at byte 8.
@@ -37,6 +40,7 @@ struct ArchiveWriter {
     if let known = typeNumbers[type] { return known }
     typeNumbers[type] = types.count
     types.append(type)
+    keysOfType.append([])
     return types.count - 1
   }
 
@@ -66,12 +70,63 @@ struct ArchiveWriter {
     return uids[record]
   }
 
-  /// Writes a record's state, keys and value objects in order, and the keys it withholds.
+  /// Writes the values of a coder's writes at `standing`, and with a `record` (not -1) makes
+  /// them its state, with the keys it withholds.
+  ///
+  /// - Returns: Each write written and its value's object.
+  mutating func add(
+    _ log: StateCoder.Log, _ standing: [Int], record: Int, sensitiveKeys: [String],
+    records: (String) -> Int?
+  ) -> [(write: Int, value: Int)] {
+    var keys: [Int] = []
+    var values: [Int] = []
+    var written: [(write: Int, value: Int)] = []
+    keys.reserveCapacity(standing.count)
+    values.reserveCapacity(standing.count)
+    var known: [(key: String, object: Int)] = []
+    if record >= 0 { swap(&known, &keysOfType[typeOfRecord[record]]) }
+    for index in standing {
+      switch log.writes[index] {
+      case .value(let value):
+        // The caller checked the paths.
+        guard let object = try? add(value, record: records) else { continue }
+        values.append(object)
+      case .record(let number, _):
+        values.append(reference(toRecord: number))
+      case .records(let numbers, _):
+        values.append(plist.addArray(numbers.map { reference(toRecord: $0) }))
+      case .removal:
+        continue
+      }
+      guard record >= 0 else {
+        written.append((index, values[values.count - 1]))
+        continue
+      }
+      let key = log.keys[index]
+      // Most records write their keys in the order the last one did: that place first.
+      let position = keys.count
+      if position < known.count, known[position].key == key {
+        keys.append(known[position].object)
+      } else if let entry = known.first(where: { $0.key == key }) {
+        keys.append(entry.object)
+      } else {
+        keys.append(plist.addString(key))
+        if known.count < 32 { known.append((key, keys[keys.count - 1])) }
+      }
+    }
+    if record >= 0 {
+      swap(&known, &keysOfType[typeOfRecord[record]])
+      setState(ofRecord: record, keys: keys, values: values, sensitiveKeys: sensitiveKeys)
+    }
+    return written
+  }
+
+  /// Writes a record's state, the objects of its keys and values in order, and the keys it
+  /// withholds.
   mutating func setState(
-    ofRecord record: Int, keys: [String], values: [Int], sensitiveKeys: [String]
+    ofRecord record: Int, keys: [Int], values: [Int], sensitiveKeys: [String]
   ) {
-    stateOfRecord[record] = plist.addDictionary(
-      keys: keys.map { plist.addString($0) }, values: values)
+    stateOfRecord[record] = plist.addDictionary(keys: keys, values: values)
     if !sensitiveKeys.isEmpty { self.sensitiveKeys[record] = sensitiveKeys }
   }
 
@@ -234,8 +289,8 @@ extension RestorationArchive {
         var values: [Int] = []
         for (_, value) in record.state { values.append(try writer.add(value, record: resolve)) }
         writer.setState(
-          ofRecord: index, keys: record.state.keys, values: values,
-          sensitiveKeys: record.sensitiveKeys)
+          ofRecord: index, keys: record.state.keys.map { writer.plist.addString($0) },
+          values: values, sensitiveKeys: record.sensitiveKeys)
       } catch {
         var located = error
         located.identifierPath = located.identifierPath ?? record.identifierPath

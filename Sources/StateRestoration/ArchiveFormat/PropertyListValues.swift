@@ -50,7 +50,7 @@ struct ValueReader {
   private var nameOfObject: [Int32]
   /// Each distinct name, by number, and the number of each.
   private(set) var names: [String] = []
-  private var numbers: [String: Int] = [:]
+  private(set) var numbers: [String: Int] = [:]
   /// By name number, the last dictionary that used it, to find a repeated key without a set
   /// per dictionary.
   private var lastDictionary: [Int] = []
@@ -83,20 +83,20 @@ struct ValueReader {
     let type = try wrapped { () throws(PropertyListError) in try file.type(of: object) }
     switch type {
     case .uid:
-      let index = try recordIndex(ofUID: object)
+      let index = try wrapped { () throws(PropertyListError) in try recordIndex(ofUID: object) }
       return building ? .reference(paths?[index] ?? "") : nil
     case .array:
       let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
-      return try container(object, depth: depth) { reader, depth throws(RestorationError) in
-        var elements: [StateValue] = []
-        if building { elements.reserveCapacity(array.count) }
-        for index in 0..<array.count {
-          let element = try reader.value(
-            file.element(index, of: array), depth: depth + 1, building: building)
-          if let element { elements.append(element) }
-        }
-        return building ? .array(elements) : nil
+      try enter(object, depth: depth)
+      defer { open.removeLast() }
+      var elements: [StateValue] = []
+      if building { elements.reserveCapacity(array.count) }
+      for index in 0..<array.count {
+        let element = try value(
+          file.element(index, of: array), depth: depth + 1, building: building)
+        if let element { elements.append(element) }
       }
+      return building ? .array(elements) : nil
     case .dictionary:
       var entries: [String: StateValue] = [:]
       try forEachEntry(of: object, depth: depth) { reader, key, value throws(RestorationError) in
@@ -165,26 +165,24 @@ struct ValueReader {
     of object: Int, depth: Int,
     _ body: (inout ValueReader, Int, Int) throws(RestorationError) -> Void
   ) throws(RestorationError) {
-    let file = self.file
     let dictionary = try wrapped { () throws(PropertyListError) in try file.dictionary(object) }
-    try container(object, depth: depth) { reader, _ throws(RestorationError) in
-      // Every key is checked before any value is read: a dictionary nested in a value numbers
-      // its own keys, which would hide this one's repeats if the two interleaved.
-      reader.dictionaries += 1
-      for index in 0..<dictionary.count {
-        let number = try reader.nameNumber(file.key(index, of: dictionary))
-        guard reader.lastDictionary[number] != reader.dictionaries else {
-          throw RestorationError(
-            .malformed, "dictionary repeats the key '\(reader.names[number])'",
-            offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
-        }
-        reader.lastDictionary[number] = reader.dictionaries
+    try enter(object, depth: depth)
+    defer { open.removeLast() }
+    // Every key is checked before any value is read: a dictionary nested in a value numbers
+    // its own keys, which would hide this one's repeats if the two interleaved.
+    dictionaries += 1
+    for index in 0..<dictionary.count {
+      let number = try nameNumber(file.key(index, of: dictionary))
+      guard lastDictionary[number] != dictionaries else {
+        throw RestorationError(
+          .malformed, "dictionary repeats the key '\(names[number])'",
+          offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
       }
-      for index in 0..<dictionary.count {
-        try body(
-          &reader, try reader.nameNumber(file.key(index, of: dictionary)),
-          file.value(index, of: dictionary))
-      }
+      lastDictionary[number] = dictionaries
+    }
+    for index in 0..<dictionary.count {
+      try body(
+        &self, readNameNumber(file.key(index, of: dictionary)), file.value(index, of: dictionary))
     }
   }
 
@@ -211,37 +209,32 @@ struct ValueReader {
   func readNameNumber(_ object: Int) -> Int { Int(nameOfObject[object]) }
 
   /// The record a UID names, checked against the records.
-  func recordIndex(ofUID object: Int) throws(RestorationError) -> Int {
-    let index = try wrapped { () throws(PropertyListError) in try file.uid(object) }
+  func recordIndex(ofUID object: Int) throws(PropertyListError) -> Int {
+    let index = try file.uid(object)
     guard let paths else {
-      throw RestorationError(
-        .malformed, "UID \(index) outside an archive's objects",
-        offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
+      throw PropertyListError(
+        .malformed, "UID \(index) outside an archive's objects", offset: try file.offset(of: object)
+      )
     }
     guard index < UInt64(paths.count) else {
-      throw RestorationError(
+      throw PropertyListError(
         .malformed, "reference to object record \(index), but there are \(paths.count)")
     }
     return Int(index)
   }
 
-  /// Runs `body` for a container, guarding the depth and cycles.
-  private mutating func container<Result>(
-    _ object: Int, depth: Int,
-    _ body: (inout ValueReader, Int) throws(RestorationError) -> Result
-  ) throws(RestorationError) -> Result {
-    let offset = try wrapped { () throws(PropertyListError) in try file.offset(of: object) }
-    guard depth < maxDepth else {
-      throw RestorationError(
-        .limitExceeded, "containers nested deeper than \(maxDepth)", offset: offset)
-    }
-    guard !open.contains(object) else {
+  /// Opens a container, guarding the depth and cycles; the caller closes it.
+  private mutating func enter(_ object: Int, depth: Int) throws(RestorationError) {
+    guard depth < maxDepth, !open.contains(object) else {
+      let offset = try wrapped { () throws(PropertyListError) in try file.offset(of: object) }
+      guard depth < maxDepth else {
+        throw RestorationError(
+          .limitExceeded, "containers nested deeper than \(maxDepth)", offset: offset)
+      }
       throw RestorationError(
         .malformed, "object \(object) contains itself (reference cycle)", offset: offset)
     }
     open.append(object)
-    defer { open.removeLast() }
-    return try body(&self, depth)
   }
 }
 

@@ -17,15 +17,25 @@ final class PreservationPass {
   /// The class-name cache, handed back to the engine for the next pass.
   private(set) var classNames: ClassNames
   private var resolver = IdentifierPathResolver()
-  /// Objects to visit, with their record's number, or -1 for a view crossed without one.
+  /// Objects to visit, with their record's number or -1 for a view crossed without one.
   private var queue: Deque<(object: any StateRestoring, record: Int)> = []
+  /// A view crossed without a record: what its children's paths start with, and the record of
+  /// its nearest archived ancestor, or -1.
+  private var crossed: [ObjectIdentifier: (prefix: String, ancestor: Int)] = [:]
   /// The record of each object that joined the walk; -1 for one without a path, -2 for one
   /// left out for its path.
   private var joined: [ObjectIdentifier: Int] = [:]
-  /// By record: the object, held until the walk ends so that its identity stays its own, and
-  /// its path.
-  private var objects: [any StateRestoring] = []
-  private(set) var paths: [String] = []
+  /// By record: the object, held until the walk ends so that its identity stays its own; its
+  /// path; the record of its nearest archived ancestor (-1 for none) and its path after that
+  /// record's path and `/`, when its container's visit made them, else -2 and "", found when
+  /// the walk ends. One value, so that adding a record is one access to the pass.
+  private struct Records {
+    var objects: [any StateRestoring] = []
+    var paths: [String] = []
+    var parents: [Int] = []
+    var names: [String] = []
+  }
+  private var records = Records()
   private var recordsByPath: [PathKey: Int] = [:]
   private var writer = ArchiveWriter()
   private var types: [TypeKey: (number: Int, isRegistered: Bool)] = [:]
@@ -69,12 +79,55 @@ final class PreservationPass {
   }
 
   /// Adds an object to the walk: numbers its record if it has a path that can be archived.
+  ///
+  /// - Parameter container: The object being visited, whose child `object` is, with its record
+  ///   (or -1) and path (or a crossed view's prefix): a child it contains extends its path.
   @discardableResult
-  private func join(_ object: any StateRestoring) -> Int? {
+  private func join(
+    _ object: any StateRestoring,
+    in container: (object: AnyObject, record: Int, path: String)? = nil
+  ) -> Int? {
     let id = ObjectIdentifier(object)
     if let known = joined[id] { return known < 0 ? nil : known }
     let node = object as? any RestorationNode
-    guard let path = computePath(of: object) else {
+    var path: String?
+    var (parent, name) = (-2, "")
+    if let container, !resolving {
+      resolving = true
+      let link = IdentifierPathResolver.parentLink(of: object)
+      if let link, link.parent === container.object {
+        let identifier = object.restorationIdentifier
+        var start = ""
+        if let index = link.index {
+          start.reserveCapacity(8 + (identifier?.utf8.count ?? 0))
+          start += ":["
+          start += String(index)
+          start += identifier == nil ? "]:" : "]:/"
+        }
+        if let identifier { start += identifier }
+        var prefix = container.path
+        if !start.isEmpty {
+          prefix.reserveCapacity(prefix.utf8.count + 1 + start.utf8.count)
+          if !prefix.isEmpty { prefix += "/" }
+          prefix += start
+        }
+        path = identifier == nil ? nil : prefix
+        parent =
+          container.record >= 0
+          ? container.record : crossed[ObjectIdentifier(container.object)]?.ancestor ?? -1
+        // The file's name is the path after the parent's: here, what this child adds.
+        if parent == container.record, !container.path.isEmpty { name = start }
+        if identifier == nil, let node, node.restorationKind == .view {
+          crossed[id] = (prefix, parent)
+        }
+      } else {
+        path = resolver.path(of: object)
+      }
+      resolving = false
+    } else {
+      path = computePath(of: object)
+    }
+    guard let path else {
       joined[id] = -1
       // A view without an identifier is crossed, to the identified views below it.
       if let node, node.restorationKind == .view { queue.append((object, -1)) }
@@ -99,8 +152,10 @@ final class PreservationPass {
     let record = writer.addRecord(type: typeNumber(of: object, node: node, path: path))
     joined[id] = record
     recordsByPath[PathKey(path)] = record
-    objects.append(object)
-    paths.append(path)
+    records.objects.append(object)
+    records.paths.append(path)
+    records.parents.append(parent)
+    records.names.append(name)
     queue.append((object, record))
     return record
   }
@@ -142,11 +197,14 @@ final class PreservationPass {
     // Children join the walk before the encode runs, so that the archive lists them in tree
     // order even when the encode references one of them.
     if let node {
-      for child in node.restorationChildren { join(child) }
-      if let presented = node.restorationPresentedNode { join(presented) }
+      // A view crossed by the resolver has no prefix here: its children take the resolver's way.
+      let path = record >= 0 ? records.paths[record] : crossed[ObjectIdentifier(object)]?.prefix
+      let container = path.map { (object as AnyObject, record, $0) }
+      for child in node.restorationChildren { join(child, in: container) }
+      if let presented = node.restorationPresentedNode { join(presented, in: container) }
     }
     guard record >= 0 else { return }
-    let path = paths[record]
+    let path = records.paths[record]
     let coder = StateCoder(identifierPath: path, pass: self)
     var thrown: (any Error)?
     do {
@@ -182,7 +240,7 @@ final class PreservationPass {
       )
       return nil
     }
-    if let record = join(object) { return (record, paths[record]) }
+    if let record = join(object) { return (record, records.paths[record]) }
     issue(
       .referenceWithoutPath, coderPath,
       joined[ObjectIdentifier(object)] == -2
@@ -194,39 +252,34 @@ final class PreservationPass {
 
   // MARK: Writing
 
-  /// The keys a coder holds and their last writes, in the order the keys were first written,
-  /// sensitive keys left out.
-  private func resolve(_ coder: StateCoder) -> [(key: String, write: StateCoder.Write)] {
-    var entries: [(key: String, write: StateCoder.Write?)] = []
+  /// The writes of a log that stand: the last write of each key, in the order the keys were
+  /// first written, removed and sensitive keys left out.
+  private static func standingWrites(_ log: StateCoder.Log, sensitive: Set<String>) -> [Int] {
+    let keys = log.keys
+    // A write by position, or -1 for a key removed; positions by key once there are many.
+    var slots: [Int] = []
+    slots.reserveCapacity(keys.count)
     var positions: [String: Int]?
-    for (key, write) in coder.writes {
-      if positions == nil, entries.count > 16 {
-        var index: [String: Int] = [:]
-        for (position, entry) in entries.enumerated() where entry.write != nil {
-          index[entry.key] = position
-        }
-        positions = index
+    for index in keys.indices {
+      if positions == nil, slots.count == 16 {
+        positions = Dictionary(
+          slots.indices.lazy.filter { slots[$0] >= 0 }.map { (keys[slots[$0]], $0) },
+          uniquingKeysWith: { _, last in last })
       }
-      let position =
-        positions.map { $0[key] }
-        ?? entries.lastIndex { $0.key == key && $0.write != nil }
-      if case .removal = write {
-        if let position { entries[position].write = nil }
+      let key = keys[index]
+      let slot = positions.map { $0[key] } ?? slots.lastIndex { $0 >= 0 && keys[$0] == key }
+      if case .removal = log.writes[index] {
+        if let slot { slots[slot] = -1 }
         positions?[key] = nil
-      } else if let position {
-        entries[position].write = write
+      } else if let slot {
+        slots[slot] = index
       } else {
-        positions?[key] = entries.count
-        entries.append((key, write))
+        positions?[key] = slots.count
+        slots.append(index)
       }
     }
-    let sensitive = coder.sensitiveKeys
-    return entries.compactMap { entry in
-      guard let write = entry.write, sensitive.isEmpty || !sensitive.contains(entry.key) else {
-        return nil
-      }
-      return (entry.key, write)
-    }
+    slots.removeAll { $0 < 0 || (!sensitive.isEmpty && sensitive.contains(keys[$0])) }
+    return slots
   }
 
   /// Writes what a coder holds as a record's state, or with `record` -1 returns the top
@@ -236,58 +289,51 @@ final class PreservationPass {
   private func write(
     _ coder: StateCoder, record: Int, final: Bool
   ) -> [(key: String, value: Int)]? {
-    let entries = resolve(coder)
+    let log = coder.log
+    var standing = Self.standingWrites(log, sensitive: coder.sensitiveKeys)
+    let recordsByPath = self.recordsByPath
     // A reference made by hand is checked before anything is written: its record may come
     // later in the walk, and a key that cannot be written must leave nothing in the file.
-    var dangling: [Int: String] = [:]
-    for (index, entry) in entries.enumerated() {
-      if case .value(let value) = entry.write, let path = missingPath(in: value) {
-        guard final else { return nil }
-        dangling[index] = path
-      }
-    }
-    var keys: [String] = []
-    var values: [Int] = []
-    keys.reserveCapacity(entries.count)
-    values.reserveCapacity(entries.count)
-    for (index, (key, write)) in entries.enumerated() {
-      if let target = dangling[index] {
+    var left: Set<Int> = []
+    for index in standing {
+      let key = log.keys[index]
+      if record < 0, RestorationArchive.Key.reserved.contains(key) {
         issue(
-          .referenceWithoutPath, record < 0 ? nil : paths[record],
-          "key '\(key)' references '\(target)', which has no record in the archive; the key was left out"
+          .reservedKey, nil, "the top-level key '\(key)' is reserved; the app's value was ignored")
+        left.insert(index)
+      } else if case .value(let value) = log.writes[index],
+        let path = Self.missingPath(in: value, recordsByPath)
+      {
+        guard final else { return nil }
+        issue(
+          .referenceWithoutPath, record < 0 ? nil : records.paths[record],
+          "key '\(key)' references '\(path)', which has no record in the archive; the key was left out"
         )
-        continue
+        left.insert(index)
       }
-      switch write {
-      case .value(let value):
-        // Checked above: every path has a record.
-        guard let object = try? writer.add(value, record: { recordsByPath[PathKey($0)] })
-        else { continue }
-        values.append(object)
-      case .records(let numbers, _, let isArray):
-        let references = numbers.map { writer.reference(toRecord: $0) }
-        guard isArray || references.count == 1 else { continue }
-        values.append(isArray ? writer.plist.addArray(references) : references[0])
-      case .removal:
-        continue
-      }
-      keys.append(key)
     }
-    if record >= 0 {
-      writer.setState(
-        ofRecord: record, keys: keys, values: values, sensitiveKeys: coder.sensitiveKeys.sorted())
-    }
-    return Array(zip(keys, values))
+    if !left.isEmpty { standing.removeAll(where: left.contains) }
+    let written = writer.add(
+      log, standing, record: record, sensitiveKeys: coder.sensitiveKeys.sorted()
+    ) { recordsByPath[PathKey($0)] }
+    return written.map { (log.keys[$0.write], $0.value) }
   }
 
   /// The first path a value references that has no record, if any.
-  private func missingPath(in value: StateValue) -> String? {
+  private static func missingPath(in value: StateValue, _ records: [PathKey: Int]) -> String? {
     switch value {
-    case .reference(let path): recordsByPath[PathKey(path)] == nil ? path : nil
-    case .array(let elements): elements.lazy.compactMap(missingPath).first
-    case .dictionary(let entries): entries.values.lazy.compactMap(missingPath).first
-    default: nil
+    case .reference(let path): return records[PathKey(path)] == nil ? path : nil
+    case .array(let elements):
+      for element in elements {
+        if let path = missingPath(in: element, records) { return path }
+      }
+    case .dictionary(let entries):
+      for value in entries.values {
+        if let path = missingPath(in: value, records) { return path }
+      }
+    default: break
     }
+    return nil
   }
 
   /// The archive: the records whose references waited for the walk to end, the top level (the
@@ -300,23 +346,20 @@ final class PreservationPass {
     var top: [(key: String, value: Int)] = engineKeys.compactMap { key, value in
       (try? writer.add(value) { _ in nil }).map { (key, $0) }
     }
-    for entry in write(topCoder, record: -1, final: true) ?? [] {
-      if RestorationArchive.Key.reserved.contains(entry.key) {
-        issue(
-          .reservedKey, nil,
-          "the top-level key '\(entry.key)' is reserved; the app's value was ignored")
-      } else {
-        top.append(entry)
-      }
-    }
+    top += write(topCoder, record: -1, final: true) ?? []
+    let (paths, known) = (records.paths, records)
     var parents = nearestArchivedAncestors()
     let names = paths.indices.map { record in
       let parent = parents[record]
+      if !known.names[record].isEmpty, known.parents[record] == parent {
+        return known.names[record]
+      }
       let path = paths[record].utf8
+      let length = paths[parent < 0 ? record : parent].utf8.count
       // A parent's path and `/` start the path, unless an identifier was empty.
-      guard parent >= 0, path.count > paths[parent].utf8.count,
-        path.starts(with: paths[parent].utf8),
-        path.dropFirst(paths[parent].utf8.count).first == UInt8(ascii: "/")
+      guard parent >= 0, path.count > length,
+        path[path.index(path.startIndex, offsetBy: length)] == UInt8(ascii: "/"),
+        ExactString.bytesEqual(paths[record], paths[parent], count: length)
       else {
         parents[record] = -1
         return paths[record]
@@ -332,7 +375,9 @@ final class PreservationPass {
   /// once each; -1 for none.
   private func nearestArchivedAncestors() -> [Int] {
     var nearest: [ObjectIdentifier: Int] = [:]
+    let (objects, parents) = (records.objects, records.parents)
     return objects.indices.map { record in
+      guard parents[record] == -2 else { return parents[record] }
       var climbed: [ObjectIdentifier] = []
       var current = resolver.parent(of: ObjectIdentifier(objects[record]))
       var found = -1
