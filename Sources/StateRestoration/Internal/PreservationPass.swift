@@ -25,10 +25,12 @@ final class PreservationPass {
   /// The record of each object that joined the walk; -1 for one without a path, -2 for one
   /// left out for its path.
   private var joined: [ObjectIdentifier: Int] = [:]
+  /// The records, one value so that adding one is one access to the pass.
+  ///
   /// By record: the object, held until the walk ends so that its identity stays its own; its
   /// path; the record of its nearest archived ancestor (-1 for none) and its path after that
   /// record's path and `/`, when its container's visit made them, else -2 and "", found when
-  /// the walk ends. One value, so that adding a record is one access to the pass.
+  /// the walk ends.
   private struct Records {
     var objects: [any StateRestoring] = []
     var paths: [String] = []
@@ -80,8 +82,11 @@ final class PreservationPass {
 
   /// Adds an object to the walk: numbers its record if it has a path that can be archived.
   ///
-  /// - Parameter container: The object being visited, whose child `object` is, with its record
-  ///   (or -1) and path (or a crossed view's prefix): a child it contains extends its path.
+  /// - Parameters:
+  ///   - object: The object.
+  ///   - container: The object being visited, whose child `object` is, with its record (or -1)
+  ///     and path (or a crossed view's prefix): a child it contains extends its path.
+  /// - Returns: The object's record, or nil when it has none.
   @discardableResult
   private func join(
     _ object: any StateRestoring,
