@@ -158,16 +158,14 @@ public struct BinaryPropertyListWriter {
   // MARK: Containers
 
   /// Adds an array of objects already added.
-  public mutating func addArray(_ elements: some Collection<Int>) -> Int {
+  public mutating func addArray(_ elements: [Int]) -> Int {
     let start = references.count
     references.append(contentsOf: elements)
     return addDeferred(.array(start..<references.count))
   }
 
   /// Adds a dictionary of objects already added; `keys` and `values` pair up by position.
-  public mutating func addDictionary(keys: some Collection<Int>, values: some Collection<Int>)
-    -> Int
-  {
+  public mutating func addDictionary(keys: [Int], values: [Int]) -> Int {
     precondition(keys.count == values.count, "a dictionary has as many values as keys")
     let start = references.count
     references.append(contentsOf: keys)

@@ -266,13 +266,22 @@ final class PreservationPass {
     slots.reserveCapacity(keys.count)
     var positions: [String: Int]?
     for index in keys.indices {
-      if positions == nil, slots.count == 16 {
-        positions = Dictionary(
-          slots.indices.lazy.filter { slots[$0] >= 0 }.map { (keys[slots[$0]], $0) },
-          uniquingKeysWith: { _, last in last })
-      }
       let key = keys[index]
-      let slot = positions.map { $0[key] } ?? slots.lastIndex { $0 >= 0 && keys[$0] == key }
+      if positions == nil, slots.count == 16 {
+        var made: [String: Int] = [:]
+        for (slot, write) in slots.enumerated() where write >= 0 { made[keys[write]] = slot }
+        positions = made
+      }
+      var slot: Int?
+      if let positions {
+        slot = positions[key]
+      } else {
+        var candidate = slots.count - 1
+        while candidate >= 0, slot == nil {
+          if slots[candidate] >= 0, keys[slots[candidate]] == key { slot = candidate }
+          candidate -= 1
+        }
+      }
       if case .removal = log.writes[index] {
         if let slot { slots[slot] = -1 }
         positions?[key] = nil
@@ -283,7 +292,9 @@ final class PreservationPass {
         slots.append(index)
       }
     }
-    slots.removeAll { $0 < 0 || (!sensitive.isEmpty && sensitive.contains(keys[$0])) }
+    if slots.contains(-1) || !sensitive.isEmpty {
+      slots.removeAll { $0 < 0 || sensitive.contains(keys[$0]) }
+    }
     return slots
   }
 

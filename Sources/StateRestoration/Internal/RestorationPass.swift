@@ -22,6 +22,8 @@ final class RestorationPass {
   private var existing: [PathKey: Int] = [:]
   private var existingObjects: [any StateRestoring] = []
   private var mapped: Set<ObjectIdentifier> = []
+  /// Objects located whose subtrees are not mapped yet.
+  private var unmapped: [any StateRestoring] = []
 
   /// The report's entries: one per record located so far, in archive order.
   private(set) var entries: [RestorationReport.Entry] = []
@@ -116,7 +118,7 @@ final class RestorationPass {
     if let found {
       // The pin also records which archived path the object was restored as.
       resolver.pin(found, to: path)
-      mapSubtree(found, includingRoot: false)
+      unmapped.append(found)
       debug(
         "Object in root set for index [\(index)] for identifier path \(path): <\(classNames.name(of: found))>"
       )
@@ -165,7 +167,7 @@ final class RestorationPass {
         found = object
         entry.source = .delegate
       } else if let object = existing[PathKey(path)].map({ existingObjects[$0] })
-        ?? childOfLocatedContainer(at: path)
+        ?? childOfLocatedContainer(at: path) ?? existingBelowLocated(at: path)
       {
         found = object
         entry.source = .existing
@@ -191,6 +193,15 @@ final class RestorationPass {
       return skip(.objectAlreadyRestored(earlier))
     }
     return object
+  }
+
+  /// An object at `path` below the objects located so far, which are mapped only once a record
+  /// is found neither as an existing object nor as its container's child: most are.
+  private func existingBelowLocated(at path: String) -> (any StateRestoring)? {
+    guard !unmapped.isEmpty else { return nil }
+    for object in unmapped { mapSubtree(object, includingRoot: false) }
+    unmapped = []
+    return existing[PathKey(path)].map { existingObjects[$0] }
   }
 
   /// Asks the restored container of `path` for a child with the same identifier and index.
