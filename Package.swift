@@ -15,17 +15,25 @@ let package = Package(
     .library(name: "ArchiveInspection", targets: ["ArchiveInspection"]),
     .executable(name: "restoration-archive-tool", targets: ["restoration-archive-tool"]),
     .library(name: "StoryboardImport", targets: ["StoryboardImport"]),
-    .library(name: "StoryboardLint", targets: ["StoryboardLint"]),
-    .library(name: "SwiftSourceLint", targets: ["SwiftSourceLint"]),
-    .library(name: "ProjectLint", targets: ["ProjectLint"]),
-    // What the archive fuzzer in `Fuzz/` runs on each input; the corpus test runs it too.
-    .library(name: "ArchiveFuzzing", targets: ["ArchiveFuzzing"]),
+    // The lint: findings, rule sets and output formats; Interface Builder and Swift rules; the
+    // `lint` command, which any ArgumentParser tool can mount.
+    .library(name: "RestorationLint", targets: ["RestorationLint"]),
+    .library(
+      name: "RestorationLintInterfaceBuilder", targets: ["RestorationLintInterfaceBuilder"]),
+    .library(name: "RestorationLintSwift", targets: ["RestorationLintSwift"]),
+    .library(name: "RestorationLintCommand", targets: ["RestorationLintCommand"]),
+    // `swift package restoration-lint`, in any package that depends on this one.
+    .plugin(name: "RestorationLintPlugin", targets: ["RestorationLintPlugin"]),
+    // What the archive fuzzer in `Fuzz/` runs on each input; the corpus test runs it too. For
+    // the fuzzing package only, not public API: hence the underscore.
+    .library(name: "_ArchiveFuzzing", targets: ["ArchiveFuzzing"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-    // The lint's Swift parser (`SwiftSourceLint`) and configuration reader (`ProjectLint`).
+    // The lint's Swift parser (`RestorationLintSwift`) and configuration reader
+    // (`RestorationLint`).
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
   ],
@@ -62,25 +70,30 @@ let package = Package(
       name: "StoryboardImport",
       dependencies: ["StateRestoration", "StateRestorationUI"]
     ),
+    // The lint, one module per layer: the findings, configuration, engine and output formats;
+    // the Interface Builder rules; the Swift rules, read with swift-syntax; the command.
     .target(
-      name: "StoryboardLint",
-      dependencies: ["StateRestoration", "StoryboardImport"]
+      name: "RestorationLint",
+      dependencies: [.product(name: "Yams", package: "Yams")]
     ),
-    // Swift sources, read with swift-syntax: kept out of the engine and the storyboard reader.
     .target(
-      name: "SwiftSourceLint",
+      name: "RestorationLintInterfaceBuilder",
+      dependencies: ["RestorationLint", "StateRestoration", "StoryboardImport"]
+    ),
+    .target(
+      name: "RestorationLintSwift",
       dependencies: [
-        "StoryboardImport", "StoryboardLint",
+        "RestorationLint", "RestorationLintInterfaceBuilder", "StoryboardImport",
         .product(name: "SwiftParser", package: "swift-syntax"),
         .product(name: "SwiftSyntax", package: "swift-syntax"),
       ]
     ),
-    // A project folder: finding its files, the configuration file, and the CI output formats.
+    // The `lint` subcommand, as a library so that any command-line tool can mount it.
     .target(
-      name: "ProjectLint",
+      name: "RestorationLintCommand",
       dependencies: [
-        "StoryboardImport", "StoryboardLint", "SwiftSourceLint",
-        .product(name: "Yams", package: "Yams"),
+        "RestorationLint", "RestorationLintInterfaceBuilder", "RestorationLintSwift",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
@@ -91,12 +104,15 @@ let package = Package(
     ),
     .target(
       name: "ArchiveFuzzing",
-      dependencies: ["ArchiveInspection", "StateRestoration", "TestSupport"]
+      dependencies: [
+        "ArchiveInspection", "StateRestoration", "StateRestorationTesting", "StateRestorationUI",
+        "TestSupport", .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     .executableTarget(
       name: "restoration-archive-tool",
       dependencies: [
-        "ArchiveInspection", "StateRestoration", "StoryboardLintCommand",
+        "ArchiveInspection", "RestorationLint", "RestorationLintCommand", "StateRestoration",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -106,13 +122,17 @@ let package = Package(
         "StateRestoration", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // The `lint` subcommand, as a library so that any command-line tool can mount it.
-    .target(
-      name: "StoryboardLintCommand",
-      dependencies: [
-        "ProjectLint", "StoryboardLint",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+    // `swift package restoration-lint`: the lint on the package it is called in.
+    .plugin(
+      name: "RestorationLintPlugin",
+      capability: .command(
+        intent: .custom(
+          verb: "restoration-lint",
+          description:
+            "Check the state restoration setup of the package's storyboards, XIBs and Swift sources."
+        )
+      ),
+      dependencies: ["restoration-archive-tool"]
     ),
 
     // Examples
@@ -162,6 +182,22 @@ let package = Package(
       dependencies: [.product(name: "Logging", package: "swift-log")],
       path: "Tests/TestSupport"
     ),
+    // Support for the tests of Interface Builder files: the real Xcode files and the small ones,
+    // and an app that imports them.
+    .target(
+      name: "StoryboardTestSupport",
+      dependencies: [
+        "RestorerCore", "StateRestoration", "StateRestorationTesting", "StateRestorationUI",
+        "StoryboardImport",
+      ],
+      path: "Tests/StoryboardTestSupport"
+    ),
+    // Support for the lint's tests: its fixtures, the tool as a process, the schemas.
+    .target(
+      name: "LintTestSupport",
+      dependencies: ["RestorationLint", "RestorationLintCommand", "TestSupport"],
+      path: "Tests/LintTestSupport"
+    ),
     .testTarget(
       name: "StateRestorationUITests",
       dependencies: [
@@ -173,8 +209,7 @@ let package = Package(
       name: "StoryboardImportTests",
       dependencies: [
         "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
-        "StoryboardImport", "StoryboardLint", "StoryboardLintCommand", "TestSupport",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "StoryboardImport", "StoryboardTestSupport", "TestSupport",
       ],
       exclude: ["Fixtures"]
     ),
@@ -183,10 +218,30 @@ let package = Package(
       dependencies: ["BinaryPropertyList", "TestSupport"]
     ),
     .testTarget(
-      name: "ProjectLintTests",
+      name: "RestorationLintTests",
+      dependencies: ["RestorationLint", "TestSupport"]
+    ),
+    .testTarget(
+      name: "RestorationLintInterfaceBuilderTests",
       dependencies: [
-        "ProjectLint", "StoryboardImport", "StoryboardLint", "StoryboardLintCommand",
-        "SwiftSourceLint", "TestSupport",
+        "RestorationLint", "RestorationLintInterfaceBuilder", "StateRestoration",
+        "StateRestorationTesting", "StateRestorationUI", "StoryboardImport",
+        "StoryboardTestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "RestorationLintSwiftTests",
+      dependencies: [
+        "LintTestSupport", "RestorationLint", "RestorationLintSwift", "TestSupport",
+      ],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "RestorationLintCommandTests",
+      dependencies: [
+        "LintTestSupport", "RestorationLint", "RestorationLintCommand",
+        "RestorationLintInterfaceBuilder", "StoryboardImport", "StoryboardTestSupport",
+        "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       exclude: ["Fixtures"]
     ),

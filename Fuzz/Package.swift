@@ -15,7 +15,7 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "archive-reader-fuzzer",
-      dependencies: [.product(name: "ArchiveFuzzing", package: "swift-state-restoration")],
+      dependencies: [.product(name: "_ArchiveFuzzing", package: "swift-state-restoration")],
       swiftSettings: [.unsafeFlags(["-swift-version", "6", "-parse-as-library"])]
     )
   ]

@@ -7,7 +7,8 @@ output="${1:-.build/docs}"
 mkdir -p "$output"
 swift package dump-symbol-graph >/dev/null
 graphs="$(swift build --show-bin-path)/../symbolgraph"
-for module in StateRestoration StateRestorationUI StateRestorationTesting StoryboardImport; do
+for module in StateRestoration StateRestorationUI StateRestorationTesting StoryboardImport \
+  RestorationLint RestorationLintInterfaceBuilder RestorationLintSwift RestorationLintCommand; do
   echo "== $module"
   # Each module's graphs alone: docc documents one module per catalog.
   own="$(mktemp -d)"

@@ -162,7 +162,23 @@ struct Restorer: ParsableCommand {
     }
   }
 
+  /// A test hook, for the tests of two processes saving at once: when the environment sets
+  /// `RESTORER_TEST_INDEX_RENAME_DELAY_MS` (at most 2000), each write of the index of windows
+  /// waits that long before it renames the new index into place.
+  static let indexRenameDelayVariable = "RESTORER_TEST_INDEX_RENAME_DELAY_MS"
+
   func run() throws {
+    let delay = ProcessInfo.processInfo.environment[Self.indexRenameDelayVariable].flatMap(Int.init)
+    guard let delay, (1...2000).contains(delay) else { return try runApp() }
+    let observer = PathObserver { path in
+      if path.hasSuffix("/\(ArchiveStoreItem.sceneSessions.rawValue)") {
+        usleep(useconds_t(delay * 1000))
+      }
+    }
+    try PlatformObservers.$willRename.withValue(observer) { try runApp() }
+  }
+
+  private func runApp() throws {
     if keys == nil, !windows, !Terminal.isInteractive {
       printError(
         "restorer: standard input or output is not a terminal. Run it in a terminal, or drive it with --keys \"...\" (see --help)."
@@ -237,7 +253,13 @@ struct Restorer: ParsableCommand {
     }
     var session: SceneSession?
     if let window {
-      guard let found = application.openSessions.first(where: { $0.persistentIdentifier == window })
+      // The same bytes first: another normalization form of a name is another name on disk.
+      let sessions = application.openSessions
+      guard
+        let found = sessions.first(where: {
+          $0.persistentIdentifier.utf8.elementsEqual(window.utf8)
+        })
+          ?? sessions.first(where: { $0.persistentIdentifier == window })
       else {
         printError(
           "restorer: no window \(window); `restorer --windows` lists them, `restorer --new-window` opens a new one."

@@ -6,8 +6,9 @@ import TestSupport
 /// the test that replays the seed corpus, so that CI checks exactly what the fuzzer checked.
 ///
 /// Every reader of untrusted bytes runs on the input: the engine's archive reader, a full
-/// restoration through the engine into a small tree, and each of the archive tool's views of a
-/// decoded archive. Nothing here checks results: the fuzzer's finding is a crash, a hang or an
+/// restoration through the engine into a small tree, each of the archive tool's views of a
+/// decoded archive, and the readers of an app with scenes (its index of sessions, a scene's
+/// activity, scene storage values; see ``exerciseSceneFiles(_:)``). Nothing here checks results: the fuzzer's finding is a crash, a hang or an
 /// unbounded allocation, which the sanitizers and libFuzzer's own limits catch.
 public enum ArchiveFuzzing {
   /// Runs every reader on the bytes, as they are and with their checksum repaired.
@@ -20,6 +21,7 @@ public enum ArchiveFuzzing {
     exerciseOnce(bytes)
     let repaired = repairingChecksum(bytes)
     if repaired != bytes { exerciseOnce(repaired) }
+    exerciseSceneFiles(bytes)
   }
 
   /// The bytes with the archive checksum (the 4-byte data object at byte 8) set to the CRC-32

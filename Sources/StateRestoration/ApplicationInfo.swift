@@ -28,8 +28,8 @@ public struct ApplicationInfo: Sendable, Hashable {
   /// Checks that a bundle identifier can name a folder.
   ///
   /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) when it is
-  ///   empty, `.` or `..`, longer than 255 bytes, or contains `/`, a backslash or a control
-  ///   character.
+  ///   empty, `.` or `..`, longer than 255 bytes, or contains `/`, a backslash, a control
+  ///   character or a bidirectional control (such as U+202E), which would reorder a terminal line.
   public static func validate(bundleIdentifier: String) throws(RestorationError) {
     try validate(bundleIdentifier, as: "bundle identifier")
   }
@@ -45,14 +45,17 @@ public struct ApplicationInfo: Sendable, Hashable {
 
   private static func validate(_ identifier: String, as role: String) throws(RestorationError) {
     func reject(_ reason: String) -> RestorationError {
-      RestorationError(.invalidIdentifier, "\(role) \(String(reflecting: identifier)) \(reason)")
+      let shown = String(reflecting: identifier).unicodeScalars.map {
+        $0.properties.isBidiControl ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+      }
+      return RestorationError(.invalidIdentifier, "\(role) \(shown.joined()) \(reason)")
     }
     if identifier.isEmpty { throw reject("is empty") }
     if identifier == "." || identifier == ".." { throw reject("is a relative folder") }
     if identifier.utf8.count > 255 { throw reject("is longer than 255 bytes") }
     for scalar in identifier.unicodeScalars {
       if scalar == "/" || scalar == "\\" { throw reject("contains a path separator") }
-      if scalar.properties.generalCategory == .control {
+      if scalar.properties.generalCategory == .control || scalar.properties.isBidiControl {
         throw reject("contains a control character")
       }
     }

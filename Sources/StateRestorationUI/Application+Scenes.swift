@@ -1,3 +1,4 @@
+internal import BinaryPropertyList
 internal import Logging
 internal import StateRestoration
 
@@ -23,8 +24,10 @@ extension Application {
   ///   - session: The session to connect, one of ``openSessions``; nil for a new one.
   ///   - options: What comes with the request.
   /// - Returns: The connected scene, or nil for an app without scenes, one not launched, a
-  ///   session that is not the app's, or a session whose folder cannot be used (the log says
-  ///   why). A session already connected returns its scene.
+  ///   session that is not the app's, a session whose folder cannot be used, or a new session
+  ///   when the app has 256 open and each has saved state (the log says why). A session
+  ///   already connected returns its scene. At 256, a new session takes the place of the least
+  ///   recently used one that has nothing saved.
   @discardableResult
   public func requestSceneSessionActivation(
     _ session: SceneSession?, options: Scene.ConnectionOptions = Scene.ConnectionOptions()
@@ -40,10 +43,10 @@ extension Application {
       return nil
     }
     if let scene = session?.scene { return scene }
-    // The index reads this many sessions back: one more would be lost at the next launch.
-    if session == nil, openSessions.count >= SessionIndex.maxSessions {
+    if session == nil, openSessions.count >= SessionIndex.maxSessions, !makeRoomForNewSession() {
       engine.logger.warning(
-        "No new scene session: the app has \(openSessions.count), the most it can keep")
+        "No new scene session: the app has \(openSessions.count) with saved state, the most it opens"
+      )
       return nil
     }
     let session = session ?? makeSession()
@@ -56,6 +59,8 @@ extension Application {
     }
     if !openSessions.contains(where: { $0 === session }) {
       openSessions.append(session)
+      // Listed before its folder exists: a folder that no newer index lists is a left-over one.
+      saveSessionIndex()
       // Why the app's state was discarded (a force quit) is said by the next new window.
       moveDiscardNote(to: store)
     }
@@ -73,6 +78,7 @@ extension Application {
     adapter.scene = scene
     scene.adapter = adapter
     scene.application = self
+    scene.inUseMark = sceneStores.markInUse(session.persistentIdentifier)
     session.scene = scene
     connectedScenes.append(scene)
 
@@ -107,14 +113,17 @@ extension Application {
       detach(scene)
     }
     openSessions.removeAll { $0 === session }
-    destroyedSessionIdentifiers.insert(session.persistentIdentifier)
-    // The index first: a session whose folder outlives it is removed at the next launch.
-    saveSessionIndex()
-    do {
-      try sceneStores.removeSession(session.persistentIdentifier)
-    } catch {
-      engine.logger.warning(
-        "The state of scene session \(session.persistentIdentifier) was not all deleted: \(error)")
+    destroyedSessionIdentifiers.insert(ExactString(session.persistentIdentifier))
+    withIndexLock {
+      // The index first: a session whose folder outlives it is removed at a later launch.
+      saveSessionIndex()
+      do {
+        try sceneStores.removeSession(session.persistentIdentifier)
+      } catch {
+        engine.logger.warning(
+          "The state of scene session \(session.persistentIdentifier) was not all deleted: \(error)"
+        )
+      }
     }
     delegate.application(self, didDiscardSceneSessions: [session])
   }
@@ -145,6 +154,11 @@ extension Application {
   /// are saved.
   func moveToBackground(_ scene: Scene) {
     scene.delegate.sceneDidEnterBackground(scene)
+    // Marked again before anything is written: a force quit elsewhere may have removed the
+    // folder that the mark was on.
+    if let mark = sceneStores?.markInUse(scene.session.persistentIdentifier) {
+      scene.inUseMark = mark
+    }
     let store = scene.engine.store
     do {
       if let activity = scene.delegate.stateRestorationActivity(for: scene) {
@@ -161,10 +175,10 @@ extension Application {
     markUsed(scene)
   }
 
-  /// A session of the app's window role and configuration, new unless `identifier` names one.
-  private func makeSession(identifier: String = UUID().uuidString) -> SceneSession {
+  /// A new session of the app's window role and configuration.
+  private func makeSession() -> SceneSession {
     let session = SceneSession(
-      persistentIdentifier: identifier, role: .windowApplication,
+      persistentIdentifier: UUID().uuidString, role: .windowApplication,
       configurationName: sceneManifest?.configurationName, lastUsed: engine.now())
     session.changedInThisProcess = true
     return session
@@ -177,28 +191,87 @@ extension Application {
     scene.session.changedInThisProcess = true
   }
 
-  /// Reads the sessions of the index; a session folder the index does not list is what a
-  /// destroyed session left, and is removed.
+  /// The most left-over session folders one launch examines; the rest wait for later launches.
+  static let maxLeftoverRemovalsPerLaunch = 256
+
+  /// Reads the sessions of the index, and removes the folders it provably left over: those it
+  /// does not list, older than it, that no running process uses (see
+  /// ``SceneSessionStores/removeLeftoverSessions(listed:limit:)``).
+  ///
+  /// Without a readable index, every folder that holds state is a session to keep.
   func loadSessions() {
     guard let sceneStores else { return }
-    let onDisk = sceneStores.sessionsWithItems()
-    let index: [SceneSession]?
-    if case .read(let sessions) = readSessionIndex() { index = sessions } else { index = nil }
-    openSessions = index ?? []
-    if index == nil, onDisk.isEmpty { adoptApplicationState() }
-    let listed = Set(openSessions.map(\.persistentIdentifier))
-    for identifier in onDisk.sorted() where !listed.contains(identifier) {
-      if index != nil {
-        do {
-          try sceneStores.removeSession(identifier)
-        } catch {
-          engine.logger.warning("The state of destroyed session \(identifier) remains: \(error)")
-        }
-      } else {
-        // Without a readable index, a folder is a session to keep: nothing is lost.
-        openSessions.append(makeSession(identifier: identifier))
+    withIndexLock {
+      let reading = readSessionIndex()
+      guard case .read(let contents) = reading else {
+        let adopted = adoptedSessions()
+        openSessions = opened(adopted) { Set(adopted.map { ExactString($0.persistentIdentifier) }) }
+        if adopted.isEmpty { adoptApplicationState() }
+        return
+      }
+      openSessions = opened(contents.sessions, stores: storeIdentifiers)
+      let (removed, remaining) = sceneStores.removeLeftoverSessions(
+        listed: contents.identifiers, limit: Self.maxLeftoverRemovalsPerLaunch)
+      if removed > 0 || remaining > 0 {
+        engine.logger.info(
+          "Left-over scene session folders: \(removed) removed, \(remaining) not (in use, newer than the index, or left for a later launch)"
+        )
       }
     }
+  }
+
+  /// A session for each folder that holds state, in the order of their names, all last used
+  /// now: what the sessions are when no index says.
+  private func adoptedSessions() -> [SceneSession] {
+    let now = engine.now()
+    return (sceneStores?.sessionsWithItems() ?? []).sorted().map {
+      SceneSession(
+        persistentIdentifier: $0, role: .windowApplication,
+        configurationName: sceneManifest?.configurationName, lastUsed: now)
+    }
+  }
+
+  /// The identifiers of the sessions that have a store.
+  private func storeIdentifiers() -> Set<ExactString> {
+    Set((sceneStores?.sessionsWithStores() ?? []).map(ExactString.init))
+  }
+
+  /// The sessions of `all` that the app opens, in the order of `all`.
+  ///
+  /// At most ``SessionIndex/maxSessions``: this process's own first, then those with saved
+  /// state, the most recently used first. The others stay listed in the index, with their
+  /// folders.
+  private func opened(
+    _ all: [SceneSession], stores: () -> Set<ExactString>
+  ) -> [SceneSession] {
+    guard all.count > SessionIndex.maxSessions else { return all }
+    let stores = stores()
+    func rank(_ index: Int) -> (Int, Date, Int) {
+      let session = all[index]
+      let own = session.scene != nil || session.changedInThisProcess
+      let saved = stores.contains(ExactString(session.persistentIdentifier))
+      return (own ? 2 : saved ? 1 : 0, session.lastUsed, -index)
+    }
+    let chosen = Set(all.indices.sorted { rank($0) > rank($1) }.prefix(SessionIndex.maxSessions))
+    return all.indices.filter(chosen.contains).map { all[$0] }
+  }
+
+  /// Makes room for a new session when the app has as many as it opens: the least recently used
+  /// session that has no store (nothing saved) and no scene is dropped from the index.
+  ///
+  /// - Returns: Whether there is room now.
+  private func makeRoomForNewSession() -> Bool {
+    let stores = storeIdentifiers()
+    let empty = openSessions.filter {
+      $0.scene == nil && !stores.contains(ExactString($0.persistentIdentifier))
+    }
+    guard let dropped = empty.min(by: { $0.lastUsed < $1.lastUsed }) else { return false }
+    openSessions.removeAll { $0 === dropped }
+    destroyedSessionIdentifiers.insert(ExactString(dropped.persistentIdentifier))
+    engine.logger.info(
+      "Scene session \(dropped.persistentIdentifier), which had nothing saved, made room for a new one"
+    )
+    return true
   }
 
   /// Moves the state an app saved before it used scenes (or the note of why it was
@@ -223,9 +296,10 @@ extension Application {
     let session = makeSession()
     do {
       let store = try sceneStores.store(forSession: session.persistentIdentifier)
-      for (item, bytes) in found { try store.write(bytes, to: item) }
       openSessions = [session]
+      // Listed before its folder exists, as every new session is.
       saveSessionIndex()
+      for (item, bytes) in found { try store.write(bytes, to: item) }
       try engine.store.remove(found.map(\.0))
       engine.logger.info(
         "The app's saved state was moved into scene session \(session.persistentIdentifier)")
@@ -244,59 +318,105 @@ extension Application {
     }
   }
 
-  /// Writes the index of sessions, atomically.
+  /// Writes the index of sessions, atomically, holding the index lock from its reading to its
+  /// writing so that the app's processes merge their changes in turn.
   ///
-  /// Two windows of the app may run at once, so for the sessions this process did not change,
-  /// the index on disk wins: another process may have added, used, closed or force quit them
-  /// since this one read it.
+  /// For the sessions this process did not change, the index on disk wins: another process may
+  /// have added, used, closed or force quit them since this one read it. Every entry the index
+  /// lists stays listed unless a process destroyed it: sessions beyond those the app opens, and
+  /// entries this version cannot read, keep their place while they have a folder.
   func saveSessionIndex() {
-    let onDisk: [SceneSession]
-    switch readSessionIndex() {
-    case .read(let sessions): onDisk = sessions
-    case .missing: onDisk = []
-    // Nothing is dropped on the word of a file that cannot be read.
-    case .unreadable: onDisk = openSessions
-    }
-    let latest = Dictionary(
-      onDisk.map { ($0.persistentIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
-    var sessions: [SceneSession] = []
-    for session in openSessions {
-      if session.changedInThisProcess {
-        sessions.append(session)
-      } else if let other = latest[session.persistentIdentifier] {
-        session.title = other.title
-        session.lastUsed = other.lastUsed
-        session.userInfo = other.userInfo
-        sessions.append(session)
+    withIndexLock {
+      var disk = SessionIndex.Contents()
+      switch readSessionIndex() {
+      case .read(let contents): disk = contents
+      case .missing: disk.sessions = adoptedSessions()
+      // Nothing is dropped on the word of a file that cannot be read.
+      case .unreadable: disk.sessions = openSessions + adoptedSessions()
       }
+      let mine = Dictionary(
+        openSessions.map { (ExactString($0.persistentIdentifier), $0) },
+        uniquingKeysWith: { first, _ in first })
+      var merged: [SceneSession] = []
+      var listed: Set<ExactString> = []
+      for other in disk.sessions {
+        let identifier = ExactString(other.persistentIdentifier)
+        guard !destroyedSessionIdentifiers.contains(identifier), listed.insert(identifier).inserted
+        else { continue }
+        guard let session = mine[identifier] else {
+          merged.append(other)
+          continue
+        }
+        if !session.changedInThisProcess {
+          session.title = other.title
+          session.lastUsed = other.lastUsed
+          session.userInfo = other.userInfo
+        }
+        merged.append(session)
+      }
+      // Made or used here and not listed yet; the others were destroyed elsewhere.
+      for session in openSessions where session.changedInThisProcess {
+        if listed.insert(ExactString(session.persistentIdentifier)).inserted {
+          merged.append(session)
+        }
+      }
+      // Listed only when needed: the scenes folder may hold many entries.
+      lazy var stores = storeIdentifiers()
+      openSessions = opened(merged) { stores }
+      let open = Set(openSessions.map { ExactString($0.persistentIdentifier) })
+      let waiting = merged.filter {
+        let identifier = ExactString($0.persistentIdentifier)
+        return !open.contains(identifier) && stores.contains(identifier)
+      }
+      let unread = disk.unread.filter {
+        let identifier = ExactString($0.identifier)
+        return !destroyedSessionIdentifiers.contains(identifier) && !listed.contains(identifier)
+          && stores.contains(identifier)
+      }
+      writeSessionIndex(openSessions + waiting, unread: unread.map(\.entry))
     }
-    let known = Set(sessions.map(\.persistentIdentifier))
-    let added = onDisk.filter {
-      !known.contains($0.persistentIdentifier)
-        && !destroyedSessionIdentifiers.contains($0.persistentIdentifier)
-    }
-    openSessions = sessions + added.prefix(max(0, SessionIndex.maxSessions - sessions.count))
+  }
+
+  /// Writes the index; one too large to be read back keeps the sessions the app opens alone.
+  private func writeSessionIndex(_ sessions: [SceneSession], unread: [StateValue]) {
     do {
-      try engine.store.write(try SessionIndex.encoded(openSessions), to: .sceneSessions)
+      var bytes = try SessionIndex.encoded(sessions, unread: unread)
+      if bytes.count > SessionIndex.maxFileSize {
+        engine.logger.warning(
+          "The index of scene sessions would take \(bytes.count) bytes: it lists only the \(openSessions.count) sessions open"
+        )
+        bytes = try SessionIndex.encoded(openSessions)
+      }
+      try engine.store.write(bytes, to: .sceneSessions)
     } catch {
       engine.logger.warning("The index of scene sessions was not saved: \(error)")
+    }
+  }
+
+  /// Runs `body` holding the lock on the index of sessions, taken once however deep the calls.
+  private func withIndexLock<T>(_ body: () -> T) -> T {
+    guard let sceneStores, !holdsIndexLock else { return body() }
+    return sceneStores.withIndexLock {
+      holdsIndexLock = true
+      defer { holdsIndexLock = false }
+      return body()
     }
   }
 
   private enum SessionIndexReading {
     case missing
     case unreadable
-    case read([SceneSession])
+    case read(SessionIndex.Contents)
   }
 
-  /// The sessions of the index on disk; the log says why an index cannot be read.
+  /// The index on disk; the log says why an index cannot be read, and sums up what it left out.
   private func readSessionIndex() -> SessionIndexReading {
     do {
       guard let bytes = try engine.store.read(.sceneSessions, maxSize: SessionIndex.maxFileSize)
       else { return .missing }
-      let (sessions, skipped) = try SessionIndex.decoded(bytes)
-      for note in skipped { engine.logger.warning("Index of scene sessions: \(note)") }
-      return .read(sessions)
+      let contents = try SessionIndex.decoded(bytes)
+      for line in contents.notes.lines { engine.logger.warning("Index of scene sessions: \(line)") }
+      return .read(contents)
     } catch {
       engine.logger.warning("The index of scene sessions was not read: \(error)")
       return .unreadable
@@ -305,35 +425,34 @@ extension Application {
 
   /// Deletes every session's state, after a force quit (unless developer mode keeps it), and
   /// leaves the note that says so at the next launch.
+  ///
+  /// Everything of the app's goes, whatever else the scenes folder holds: a file, a link or a
+  /// folder that is not a session's is left alone, and is no failure.
   func discardAllSessions() {
     guard let sceneStores else { return }
     engine.applicationWasForceQuit()
     guard !engine.settings.developerMode else { return }
     for scene in connectedScenes { detach(scene) }
-    var indexedSessionIdentifiers: [String] = []
-    if case .read(let sessions) = readSessionIndex() {
-      indexedSessionIdentifiers = sessions.map(\.persistentIdentifier)
-    }
-    let identifiers = Set(
-      openSessions.map(\.persistentIdentifier)
-        + indexedSessionIdentifiers + sceneStores.sessionsWithItems())
-    destroyedSessionIdentifiers.formUnion(identifiers)
-    openSessions = []
-    do {
-      try engine.store.remove(.sceneSessions)
-    } catch {
-      engine.logger.warning("The index of scene sessions was not deleted: \(error)")
-    }
-    for identifier in identifiers.sorted() {
+    withIndexLock {
+      var identifiers = openSessions.map(\.persistentIdentifier) + sceneStores.sessionsWithStores()
+      if case .read(let contents) = readSessionIndex() { identifiers += contents.identifiers }
+      destroyedSessionIdentifiers.formUnion(identifiers.map(ExactString.init))
+      openSessions = []
       do {
-        try sceneStores.removeSession(identifier)
+        try engine.store.remove(.sceneSessions)
       } catch {
-        engine.logger.warning("The state of session \(identifier) was not all deleted: \(error)")
+        engine.logger.warning("The index of scene sessions was not deleted: \(error)")
+      }
+      do {
+        try sceneStores.removeAllSessions()
+      } catch {
+        engine.logger.warning("The saved state of the scene sessions was not all deleted: \(error)")
       }
     }
   }
 
   private func detach(_ scene: Scene) {
+    scene.inUseMark = nil
     connectedScenes.removeAll { $0 === scene }
     scene.session.scene = nil
     scene.activationState = .unattached

@@ -1,3 +1,4 @@
+internal import BinaryPropertyList
 public import Logging
 public import StateRestoration
 
@@ -70,7 +71,9 @@ public final class Application {
   /// The scenes connected now, in the order they connected.
   public internal(set) var connectedScenes: [Scene] = []
   /// The sessions this process destroyed, which an index written by another process may list.
-  var destroyedSessionIdentifiers: Set<String> = []
+  var destroyedSessionIdentifiers: Set<ExactString> = []
+  /// Whether this process holds the lock on the index of sessions now.
+  var holdsIndexLock = false
 
   private var isPreserving = false
   private var ignoresNextSnapshot = false
@@ -343,13 +346,10 @@ final class EngineDelegateAdapter: RestorationDelegate {
   weak var application: Application?
   weak var scene: Scene?
 
-  /// The top-level key of a scene's ``SceneStorage`` values.
-  static let sceneStorageKey = "StateRestorationUI.SceneStorage"
-
   func shouldSaveApplicationState(with coder: StateCoder) -> Bool {
     guard let application else { return false }
     if let scene, !scene.storageValues.isEmpty {
-      coder.encodeValue(.dictionary(scene.storageValues), forKey: Self.sceneStorageKey)
+      coder.encodeValue(.dictionary(scene.storageValues), forKey: Scene.storageKey)
     }
     return application.delegate.application(application, shouldSaveApplicationState: coder)
   }
@@ -358,10 +358,9 @@ final class EngineDelegateAdapter: RestorationDelegate {
     guard let application else { return false }
     let restores = application.delegate.application(
       application, shouldRestoreApplicationState: coder)
-    if restores, let scene,
-      case .dictionary(let values) = coder.decodeValue(forKey: Self.sceneStorageKey)
-    {
+    if restores, let scene, let stored = coder.decodeValue(forKey: Scene.storageKey) {
       // Values set since the scene connected win over the archive's.
+      let values = Scene.checkedStorageValues(stored, logger: scene.engine.logger)
       scene.storageValues.merge(values) { current, _ in current }
     }
     return restores

@@ -34,7 +34,8 @@ public enum LaunchSnapshot {
   /// The text without control characters, line breaks aside.
   ///
   /// No escape sequence, carriage return or other C0 or C1 control reaches a terminal that
-  /// shows it. Tabs become spaces.
+  /// shows it, nor a bidirectional control (such as U+202E), which would reorder the rest of
+  /// the line. Tabs become spaces.
   public static func printable(_ text: String) -> String {
     var scalars = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
@@ -42,7 +43,7 @@ public enum LaunchSnapshot {
         scalars.append(scalar)
       } else if scalar == "\t" {
         scalars.append(" ")
-      } else if scalar.properties.generalCategory != .control {
+      } else if scalar.properties.generalCategory != .control, !scalar.properties.isBidiControl {
         scalars.append(scalar)
       }
     }

@@ -1,3 +1,4 @@
+package import Logging
 public import StateRestoration
 
 /// One window of a running app that uses scenes (UIKit's `UIWindowScene`), connected to a
@@ -59,6 +60,8 @@ public final class Scene {
   var storageValues: [String: StateValue] = [:]
   /// Forwards the scene engine's delegate calls; the engine holds its delegate weakly.
   var adapter: EngineDelegateAdapter?
+  /// The mark that its session's folder is in use, held while the scene is connected.
+  var inUseMark: AnyObject?
 
   init(session: SceneSession, delegate: any SceneDelegate, engine: RestorationEngine) {
     self.session = session
@@ -110,4 +113,52 @@ extension SceneDelegate {
   public func sceneWillEnterForeground(_ scene: Scene) {}
   /// Does nothing.
   public func sceneDidDisconnect(_ scene: Scene) {}
+}
+
+extension Scene {
+  /// The top-level key of the archive under which a scene keeps its ``SceneStorage`` values.
+  package static let storageKey = "StateRestorationUI.SceneStorage"
+
+  /// The ``SceneStorage`` values of an archive that pass the checks of a user info.
+  ///
+  /// That is: no reference, the archive's nesting depth, ``UserActivity/maxUserInfoSize`` bytes
+  /// in all; each other value is dropped with a warning. A value kept is saved again, so one
+  /// that cannot be saved must not come in: a reference to a screen closed since would fail
+  /// every save of the scene.
+  ///
+  /// - Parameters:
+  ///   - stored: What the archive holds under the scene storage key.
+  ///   - logger: Where the warnings go.
+  /// - Returns: The values kept.
+  package static func checkedStorageValues(
+    _ stored: StateValue, logger: Logger
+  ) -> [String: StateValue] {
+    guard case .dictionary(let values) = stored else {
+      logger.warning("The scene storage values are a \(stored.typeName), not a dictionary; ignored")
+      return [:]
+    }
+    var kept: [String: StateValue] = [:]
+    var (size, dropped) = (0, 0)
+    for key in values.keys.sorted() {
+      guard let value = values[key] else { continue }
+      do {
+        let valueSize = try UserActivity.check([key: value])
+        guard size + valueSize <= UserActivity.maxUserInfoSize else {
+          throw RestorationError(
+            .limitExceeded, "scene storage values above \(UserActivity.maxUserInfoSize) bytes")
+        }
+        size += valueSize
+        kept[key] = value
+      } catch {
+        dropped += 1
+        // The first few are named; a file can hold thousands of them.
+        if dropped <= 3 {
+          let name = LaunchSnapshot.printable(String(reflecting: key))
+          logger.warning("Scene storage value \(name) dropped: \(error)")
+        }
+      }
+    }
+    if dropped > 3 { logger.warning("\(dropped - 3) more scene storage values dropped") }
+    return kept
+  }
 }

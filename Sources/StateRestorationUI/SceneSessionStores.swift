@@ -1,3 +1,4 @@
+internal import BinaryPropertyList
 public import StateRestoration
 
 /// Where an app that has scenes keeps its state: its own items (the index of its sessions)
@@ -24,6 +25,67 @@ public protocol SceneSessionStores: AnyObject {
 
   /// The identifiers of the sessions that have items in the store, in no particular order.
   func sessionsWithItems() -> [String]
+
+  /// The identifiers of the sessions that have a store (a folder), whether or not it holds
+  /// items, in no particular order: a quick listing that opens no store.
+  func sessionsWithStores() -> [String]
+
+  /// Runs `body` holding the lock that orders the updates of the index of sessions made by the
+  /// app's processes, so that each reads, merges and writes the index in turn.
+  func withIndexLock<T>(_ body: () throws -> T) rethrows -> T
+
+  /// Marks a session as in use by this process until the returned value is released: no other
+  /// process then removes its store as a left-over one.
+  func markInUse(_ identifier: String) -> AnyObject?
+
+  /// Removes the stores that are provably left over: not among `listed` (the sessions the index
+  /// names), older than the index, and in use by no process. At most `limit` are examined, so
+  /// that a launch does bounded work; the rest wait for a later call.
+  ///
+  /// - Returns: How many stores were removed, and how many unlisted ones remain.
+  func removeLeftoverSessions(listed: [String], limit: Int) -> (removed: Int, remaining: Int)
+
+  /// Removes the items of every session, and their folders, as a force quit does.
+  ///
+  /// - Throws: `RestorationError` for an item that exists but cannot be removed; what is not
+  ///   the app's (an unknown file, a link) is left alone and is no error.
+  func removeAllSessions() throws(RestorationError)
+}
+
+extension SceneSessionStores {
+  /// The sessions with items.
+  public func sessionsWithStores() -> [String] { sessionsWithItems() }
+
+  /// Runs `body`: stores that one process alone uses need no lock.
+  public func withIndexLock<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
+  /// Nothing: stores that one process alone uses need no mark.
+  public func markInUse(_ identifier: String) -> AnyObject? { nil }
+
+  /// Removes up to `limit` sessions with items that `listed` omits: stores that one process
+  /// alone uses hold nothing another process may still write.
+  public func removeLeftoverSessions(
+    listed: [String], limit: Int
+  ) -> (removed: Int, remaining: Int) {
+    let kept = Set(listed.map(ExactString.init))
+    let unlisted = sessionsWithItems().filter { !kept.contains(ExactString($0)) }.sorted()
+    var removed = 0
+    for identifier in unlisted.prefix(limit) where (try? removeSession(identifier)) != nil {
+      removed += 1
+    }
+    return (removed, unlisted.count - removed)
+  }
+
+  /// Removes each session with items in turn.
+  public func removeAllSessions() throws(RestorationError) {
+    var failure: RestorationError?
+    for identifier in sessionsWithItems() {
+      do throws(RestorationError) { try removeSession(identifier) } catch {
+        failure = failure ?? error
+      }
+    }
+    if let failure { throw failure }
+  }
 }
 
 /// Scene session stores that keep their items in memory.

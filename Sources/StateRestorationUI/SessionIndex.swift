@@ -1,4 +1,5 @@
-internal import StateRestoration
+internal import BinaryPropertyList
+package import StateRestoration
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -8,16 +9,19 @@ internal import StateRestoration
 
 /// The index of an app's scene sessions, the file `sessions.data` beside the app's items.
 ///
-/// It is read as hostile input: a session whose identifier cannot name a folder, repeats an
-/// earlier one, or whose fields have the wrong types is left out, and at most ``maxSessions``
-/// are read.
-enum SessionIndex {
+/// It is read as hostile input, and what it lists keeps its folder: an entry whose identifier
+/// cannot name a folder or repeats an earlier one is left out, and an entry whose other fields
+/// this version cannot read (another version may have written it) is kept as written, with its
+/// folder, though the app does not open it. An app opens at most ``maxSessions`` of the
+/// sessions listed; the others wait, listed, until there is room.
+package enum SessionIndex {
   /// The largest index file read, in bytes.
   static let maxFileSize = 4 << 20
-  /// The most sessions read from an index, and so the most an app may have.
+  /// The most sessions an app has open at once.
   static let maxSessions = 256
 
-  private static let magic = Array("SRSESS01".utf8)
+  /// The first bytes of an index file.
+  package static let magic = Array("SRSESS01".utf8)
   private enum Field {
     static let sessions = "sessions"
     static let identifier = "identifier"
@@ -28,8 +32,23 @@ enum SessionIndex {
     static let userInfo = "userInfo"
   }
 
-  /// The bytes of the index of `sessions`.
-  static func encoded(_ sessions: [SceneSession]) throws(RestorationError) -> [UInt8] {
+  /// What an index file lists.
+  package struct Contents {
+    /// The sessions, in the file's order.
+    var sessions: [SceneSession] = []
+    /// The entries kept as written, with their identifiers, in the file's order.
+    var unread: [(identifier: String, entry: StateValue)] = []
+    /// Why entries were left out or kept unread.
+    var notes = WarningSummary()
+
+    /// The identifier of every entry kept.
+    var identifiers: [String] { sessions.map(\.persistentIdentifier) + unread.map(\.identifier) }
+  }
+
+  /// The bytes of an index of `sessions`, followed by the entries `unread`, as they were read.
+  static func encoded(
+    _ sessions: [SceneSession], unread: [StateValue] = []
+  ) throws(RestorationError) -> [UInt8] {
     let entries = sessions.map { session -> StateValue in
       var fields: [String: StateValue] = [
         Field.identifier: .string(session.persistentIdentifier),
@@ -41,40 +60,39 @@ enum SessionIndex {
       if let userInfo = session.userInfo { fields[Field.userInfo] = .dictionary(userInfo) }
       return .dictionary(fields)
     }
-    let body = try PropertyList.write(.dictionary([Field.sessions: .array(entries)]))
+    let body = try PropertyList.write(.dictionary([Field.sessions: .array(entries + unread)]))
     return CheckedFile.encoded(body, magic: magic)
   }
 
-  /// The sessions of an index file, and a note for each one left out.
-  static func decoded(
-    _ bytes: [UInt8]
-  ) throws(RestorationError) -> (sessions: [SceneSession], skipped: [String]) {
-    let body = try CheckedFile.body(of: bytes, magic: magic, what: "index of scene sessions")
-    guard case .dictionary(let top) = try PropertyList.read(Array(body)),
-      case .array(let entries) = top[Field.sessions]
+  /// What an index file lists.
+  ///
+  /// - Throws: `RestorationError` when the file is not a whole index.
+  package static func decoded(_ bytes: [UInt8]) throws(RestorationError) -> Contents {
+    let value = try CheckedFile.propertyList(
+      of: bytes, magic: magic, what: "index of scene sessions")
+    guard case .dictionary(let top) = value, case .array(let entries) = top[Field.sessions]
     else {
       throw RestorationError(.malformed, "the index of scene sessions lacks its list")
     }
-    var sessions: [SceneSession] = []
-    var skipped: [String] = []
-    var seen: Set<String> = []
+    var contents = Contents()
+    var seen: Set<ExactString> = []
     for (position, entry) in entries.enumerated() {
-      guard sessions.count < maxSessions else {
-        skipped.append("sessions after the first \(maxSessions) were not read")
-        break
-      }
       guard case .dictionary(let fields) = entry,
         case .string(let identifier) = fields[Field.identifier],
-        case .string(let role) = fields[Field.role],
-        case .date(let lastUsed) = fields[Field.lastUsed]
+        (try? ApplicationInfo.validate(sceneIdentifier: identifier)) != nil
       else {
-        skipped.append("session \(position) lacks its identifier, role or date")
+        contents.notes.note("left out: no valid identifier", at: position)
         continue
       }
-      guard (try? ApplicationInfo.validate(sceneIdentifier: identifier)) != nil,
-        seen.insert(identifier).inserted
+      guard seen.insert(ExactString(identifier)).inserted else {
+        contents.notes.note("left out: an identifier listed before", at: position)
+        continue
+      }
+      guard case .string(let role) = fields[Field.role],
+        case .date(let lastUsed) = fields[Field.lastUsed]
       else {
-        skipped.append("session \(position) has an invalid or repeated identifier")
+        contents.unread.append((identifier, entry))
+        contents.notes.note("kept unread: a role or date of another type", at: position)
         continue
       }
       var userInfo: [String: StateValue]?
@@ -83,17 +101,45 @@ enum SessionIndex {
       {
         userInfo = values
       }
-      sessions.append(
+      contents.sessions.append(
         SceneSession(
           persistentIdentifier: identifier, role: SceneSession.Role(rawValue: role),
           configurationName: string(fields[Field.configuration]), lastUsed: lastUsed,
           title: string(fields[Field.title]), userInfo: userInfo))
     }
-    return (sessions, skipped)
+    return contents
   }
 
   private static func string(_ value: StateValue?) -> String? {
     guard case .string(let string) = value else { return nil }
     return string
+  }
+}
+
+/// Warnings counted by kind instead of repeated: a hostile file can hold the same fault a
+/// hundred thousand times, and the log says each kind once, with the first places it occurs.
+struct WarningSummary {
+  private var kinds: [(what: String, count: Int, first: [Int])] = []
+
+  /// Whether nothing was noted.
+  var isEmpty: Bool { kinds.isEmpty }
+
+  /// Counts one warning of a kind, at a position (such as an entry's number).
+  mutating func note(_ what: String, at position: Int) {
+    guard let index = kinds.firstIndex(where: { $0.what == what }) else {
+      kinds.append((what, 1, [position]))
+      return
+    }
+    kinds[index].count += 1
+    if kinds[index].first.count < 3 { kinds[index].first.append(position) }
+  }
+
+  /// One line for each kind: `<count> entries <what> (entries 1, 2, 5, …)`.
+  var lines: [String] {
+    kinds.map { kind in
+      let places = kind.first.map(String.init).joined(separator: ", ")
+      return "\(kind.count) \(kind.count == 1 ? "entry" : "entries") \(kind.what) "
+        + "(\(kind.first.count == 1 ? "entry" : "entries") \(places)\(kind.count > 3 ? ", …" : ""))"
+    }
   }
 }

@@ -64,9 +64,19 @@ public struct UserActivity: Sendable, Hashable {
   }
 
   /// Checks values by the rules of ``setUserInfo(_:)``.
-  static func check(_ userInfo: [String: StateValue]) throws(RestorationError) {
+  ///
+  /// - Returns: Their size, encoded as a binary property list.
+  @discardableResult
+  static func check(_ userInfo: [String: StateValue]) throws(RestorationError) -> Int {
     let limits = ArchiveLimits.default
+    // The bytes of text and data, counted before anything is encoded: values read from a file
+    // can share one long string many times, and encoding them would cost as much each time.
+    var content = 0
     func visit(_ value: StateValue, depth: Int) throws(RestorationError) {
+      guard content <= 2 * maxUserInfoSize else {
+        throw RestorationError(
+          .limitExceeded, "user info holds more than \(2 * maxUserInfoSize) bytes")
+      }
       guard depth < limits.maxDepth else {
         throw RestorationError(
           .limitExceeded, "user info nests deeper than \(limits.maxDepth) levels")
@@ -78,9 +88,13 @@ public struct UserActivity: Sendable, Hashable {
       case .array(let elements):
         for element in elements { try visit(element, depth: depth + 1) }
       case .dictionary(let entries):
-        for element in entries.values { try visit(element, depth: depth + 1) }
-      default:
-        break
+        for (key, element) in entries {
+          content += key.utf8.count
+          try visit(element, depth: depth + 1)
+        }
+      case .string(let string): content += string.utf8.count
+      case .data(let data): content += data.count
+      default: content += 8
       }
     }
     for (key, value) in userInfo {
@@ -97,11 +111,13 @@ public struct UserActivity: Sendable, Hashable {
       throw RestorationError(
         .limitExceeded, "user info takes \(size) bytes, above the limit of \(maxUserInfoSize)")
     }
+    return size
   }
 }
 
 extension UserActivity {
-  private static let magic = Array("SRACTV01".utf8)
+  /// The first bytes of an activity file.
+  package static let magic = Array("SRACTV01".utf8)
   private static let typeKey = "activityType"
   private static let titleKey = "title"
   private static let userInfoKey = "userInfo"
@@ -118,9 +134,9 @@ extension UserActivity {
   /// The activity a file keeps, checked whole and by the rules of ``setUserInfo(_:)``.
   ///
   /// - Throws: `RestorationError` when the file is not a whole activity.
-  init(decoding bytes: [UInt8]) throws(RestorationError) {
-    let body = try CheckedFile.body(of: bytes, magic: Self.magic, what: "scene activity")
-    guard case .dictionary(let fields) = try PropertyList.read(Array(body)),
+  package init(decoding bytes: [UInt8]) throws(RestorationError) {
+    let value = try CheckedFile.propertyList(of: bytes, magic: Self.magic, what: "scene activity")
+    guard case .dictionary(let fields) = value,
       case .string(let type) = fields[Self.typeKey],
       case .dictionary(let userInfo) = fields[Self.userInfoKey]
     else {

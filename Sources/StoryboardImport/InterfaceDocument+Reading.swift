@@ -73,8 +73,10 @@ extension InterfaceDocument {
   {
     let type = root["type"] ?? ""
     let version = root["version"] ?? "?"
+    // `com.apple.InterfaceBuilder3.` for iOS and macOS, `com.apple.InterfaceBuilder.` for
+    // watchOS and tvOS.
     guard root.name == "document" || root.name == "archive",
-      type.hasPrefix("com.apple.InterfaceBuilder3.")
+      type.hasPrefix("com.apple.InterfaceBuilder")
     else {
       throw StoryboardImportError(
         .notInterfaceBuilderFile,
@@ -88,7 +90,8 @@ extension InterfaceDocument {
         .unsupportedDocument,
         "is a '\(type)' file; only iOS (Cocoa Touch) storyboards and XIBs are read",
         file: file,
-        line: root.line
+        line: root.line,
+        documentType: type
       )
     }
     if root.name == "archive" {

@@ -14,7 +14,8 @@ public struct StoryboardImportError: Error, Sendable, Hashable, CustomStringConv
     case malformedXML
     /// Well-formed XML, but not an Interface Builder storyboard or XIB.
     case notInterfaceBuilderFile
-    /// An Interface Builder file of a kind this reader does not handle (a macOS file).
+    /// An Interface Builder file of a kind this reader does not handle: one for macOS, watchOS
+    /// or tvOS.
     case unsupportedDocument
     /// The file exceeds a size, depth or element-count limit.
     case limitExceeded
@@ -28,6 +29,9 @@ public struct StoryboardImportError: Error, Sendable, Hashable, CustomStringConv
   public var file: String
   /// The line where the problem was found, when known.
   public var line: Int?
+  /// For an Interface Builder file of another platform (``Code/unsupportedDocument``), its
+  /// document type, such as `com.apple.InterfaceBuilder3.Cocoa.Storyboard.XIB`.
+  public var documentType: String?
 
   /// Creates an error.
   ///
@@ -36,11 +40,15 @@ public struct StoryboardImportError: Error, Sendable, Hashable, CustomStringConv
   ///   - message: What went wrong, in words.
   ///   - file: The file, as the caller named it.
   ///   - line: The line where the problem was found.
-  public init(_ code: Code, _ message: String, file: String, line: Int? = nil) {
+  ///   - documentType: For a file of another platform, its document type.
+  public init(
+    _ code: Code, _ message: String, file: String, line: Int? = nil, documentType: String? = nil
+  ) {
     self.code = code
     self.message = message
     self.file = file
     self.line = line
+    self.documentType = documentType
   }
 
   /// One line: `file:line: message`.

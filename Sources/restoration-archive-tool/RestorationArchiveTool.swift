@@ -1,6 +1,7 @@
 import ArchiveInspection
 import ArgumentParser
-import StoryboardLintCommand
+import RestorationLint
+import RestorationLintCommand
 
 /// `restoration-archive-tool`: reads restoration archives, after Apple's restorationArchiveTool.
 ///
@@ -10,7 +11,8 @@ import StoryboardLintCommand
 struct RestorationArchiveTool: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "restoration-archive-tool",
-    abstract: "Inspect, compare, measure and check state restoration archives.",
+    abstract:
+      "Inspect, compare, measure and check state restoration archives (version \(PackageVersion.current)).",
     discussion: """
       An archive is the `data.data` file the engine saves, under \
       `<state folder>/Saved Application State/<bundle id>.savedState/`. Give its path, or \
@@ -23,6 +25,7 @@ struct RestorationArchiveTool: ParsableCommand {
       \(ToolExitStatus.helpText)
       """,
     // `lint` reads storyboards, not archives; it comes from its own library.
+    version: PackageVersion.current,
     subcommands: [Dump.self, Paths.self, Diff.self, Sizes.self, Validate.self, Lint.self]
   )
 }

@@ -49,7 +49,8 @@ struct AppArchiveOptions: ParsableArguments {
     }
     do {
       let store = try FileArchiveStore(stateRoot: stateRoot, bundleIdentifier: bundleIdentifier)
-      return .app(bundleIdentifier: bundleIdentifier, path: store.path(of: .archive))
+      return .app(
+        bundleIdentifier: bundleIdentifier, path: store.path(of: .archive), stateRoot: stateRoot)
     } catch {
       throw ValidationError("--bundle-id: \(error.message).")
     }
@@ -103,11 +104,17 @@ struct ArchiveArgument: ParsableArguments {
   func targets() throws -> [ArchiveTarget] {
     let folder: String
     let bundleIdentifier: String?
+    // What is below it was found by the tool, not named by the user: no link is followed there.
+    let root: String
     switch try source() {
-    case .app(let identifier, let path):
+    case .app(let identifier, let path, let stateRoot):
       folder = String(path.dropLast("/data.data".count))
       bundleIdentifier = identifier
-    case .file(let path):
+      root = stateRoot
+      if let error = ArchiveSource.found(folder, below: root).linkError {
+        throw ExitCode(report(error, at: .found(folder, below: root)).status)
+      }
+    case .file(let path), .found(let path, _):
       guard isFolder(path) else {
         if session != nil {
           throw ValidationError("--session needs a `.savedState` folder or --bundle-id.")
@@ -116,11 +123,18 @@ struct ArchiveArgument: ParsableArguments {
       }
       folder = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
       bundleIdentifier = nil
+      root = folder
     }
     let sessions = sessionIdentifiers(in: folder)
     let appArchive = "\(folder)/data.data"
     if let session {
-      guard sessions.contains(session) else {
+      // The same bytes, else the one name of another normalization form: the folder is opened
+      // by its own name, the bytes it has on disk.
+      let equivalent = sessions.filter { $0 == session }
+      guard
+        let session = sessions.first(where: { $0.utf8.elementsEqual(session.utf8) })
+          ?? (equivalent.count == 1 ? equivalent.first : nil)
+      else {
         printError(
           "\(folder): no scene session \(session)"
             + (sessions.isEmpty
@@ -129,12 +143,14 @@ struct ArchiveArgument: ParsableArguments {
       }
       return [
         ArchiveTarget(
-          section: .session(session), source: .file("\(folder)/Scenes/\(session)/data.data"))
+          section: .session(session),
+          source: .found("\(folder)/Scenes/\(session)/data.data", below: root))
       ]
     }
     // An app without scenes reads as before: its one archive, no section header.
     let appSource: ArchiveSource =
-      bundleIdentifier.map { .app(bundleIdentifier: $0, path: appArchive) } ?? .file(appArchive)
+      bundleIdentifier.map { .app(bundleIdentifier: $0, path: appArchive, stateRoot: root) }
+      ?? .found(appArchive, below: root)
     if sessions.isEmpty, bundleIdentifier == nil,
       !FileManager.default.fileExists(atPath: appArchive)
     {
@@ -153,7 +169,8 @@ struct ArchiveArgument: ParsableArguments {
     for session in sessions {
       targets.append(
         ArchiveTarget(
-          section: .session(session), source: .file("\(folder)/Scenes/\(session)/data.data")))
+          section: .session(session),
+          source: .found("\(folder)/Scenes/\(session)/data.data", below: root)))
     }
     return targets
   }
@@ -175,20 +192,47 @@ struct ArchiveArgument: ParsableArguments {
 enum ArchiveSource {
   /// A file named by its path.
   case file(String)
-  /// The archive an app saved, found by its bundle identifier.
-  case app(bundleIdentifier: String, path: String)
+  /// The archive an app saved, found by its bundle identifier below the state folder.
+  case app(bundleIdentifier: String, path: String, stateRoot: String)
+  /// An archive the tool found below a folder: the one the user named, or an app's.
+  case found(String, below: String)
 
   /// The file's path.
   var path: String {
     switch self {
-    case .file(let path), .app(_, let path): path
+    case .file(let path), .app(_, let path, _), .found(let path, _): path
     }
+  }
+
+  /// Why an archive the tool found cannot be read, or nil.
+  ///
+  /// A link on its way from the folder it was found in is one the app would never follow, so
+  /// what it leads to is not what the app uses. A file the user named is read wherever it
+  /// leads.
+  var linkError: RestorationError? {
+    let (path, root): (String, String)
+    switch self {
+    case .file: return nil
+    case .app(_, let file, let stateRoot): (path, root) = (file, stateRoot)
+    case .found(let file, let folder): (path, root) = (file, folder)
+    }
+    var current = root.hasSuffix("/") ? String(root.dropLast()) : root
+    for component in path.dropFirst(current.count).split(separator: "/") {
+      current += "/\(component)"
+      if (try? FileManager.default.destinationOfSymbolicLink(atPath: current)) != nil {
+        return RestorationError(
+          .unsafeStorage,
+          "is a symbolic link, which the app never follows, so it is not what the app uses; name the file itself to read it",
+          file: current)
+      }
+    }
+    return nil
   }
 
   /// Restates an error about an app's archive that is not there: the path alone does not say
   /// that the app has simply saved nothing yet.
   func explained(_ error: RestorationError) -> RestorationError {
-    guard case .app(let bundleIdentifier, let path) = self, error.code == .storageFailed,
+    guard case .app(let bundleIdentifier, let path, _) = self, error.code == .storageFailed,
       !FileManager.default.fileExists(atPath: path)
     else { return error }
     return RestorationError(
@@ -201,14 +245,16 @@ enum ArchiveSource {
 /// Reads and decodes an archive, or prints the one-line error and exits with its status.
 func loadArchive(_ source: ArchiveSource) throws -> RestorationArchive {
   try reportingErrors(source) { () throws(RestorationError) in
-    try ArchiveFile.archive(at: source.path)
+    if let error = source.linkError { throw error }
+    return try ArchiveFile.archive(at: source.path)
   }
 }
 
 /// Reads a file, or prints the one-line error and exits with its status.
 func readFile(_ source: ArchiveSource) throws -> ArchiveFile {
   try reportingErrors(source) { () throws(RestorationError) in
-    try ArchiveFile(readingFrom: source.path)
+    if let error = source.linkError { throw error }
+    return try ArchiveFile(readingFrom: source.path)
   }
 }
 
@@ -311,6 +357,7 @@ func writeOneDocument(
     let source = target.source
     let archive: Result<RestorationArchive, RestorationError>
     do throws(RestorationError) {
+      if let error = source.linkError { throw error }
       archive = .success(try ArchiveFile.archive(at: source.path))
     } catch {
       let (error, status) = report(error, at: source)

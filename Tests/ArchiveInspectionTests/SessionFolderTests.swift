@@ -113,6 +113,90 @@ import Testing
     #expect(!result.standardOutput.contains("SignIn"))
   }
 
+  @Test(
+    "an archive reached through a link the app would not follow is named as one, not read",
+    arguments: ["savedState", "app archive", "session archive", "session archive of a folder"])
+  func linksTheAppRefusesAreNotRead(linked: String) throws {
+    let state = try ScenesState()
+    defer { state.remove() }
+    let outside = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: outside) }
+    let target = outside.appendingPathComponent("data.data")
+    try Data(try DemoArchives.signIn().encoded()).write(to: target)
+    let link: String
+    switch linked {
+    case "savedState":
+      try FileManager.default.createDirectory(
+        at: outside.appendingPathComponent("Scenes/AAA"), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        atPath: state.archive("AAA"),
+        toPath: outside.appendingPathComponent("Scenes/AAA/data.data").path)
+      try FileManager.default.removeItem(atPath: state.savedState)
+      link = state.savedState
+    case "app archive":
+      link = "\(state.savedState)/data.data"
+    default:
+      link = state.archive("BBB")
+    }
+    if linked != "savedState" { try FileManager.default.removeItem(atPath: link) }
+    try FileManager.default.createSymbolicLink(
+      atPath: link, withDestinationPath: linked == "savedState" ? outside.path : target.path)
+    let arguments =
+      linked == "session archive of a folder"
+      ? ["dump", state.savedState]
+      : ["dump", "--bundle-id", "com.example.Scenes", "--state-dir", state.root.path]
+    let result = try ArchiveTool.run(arguments)
+    #expect(result.status == ToolExitStatus.unreadable.rawValue, "\(result.standardError)")
+    #expect(
+      result.standardError.contains(
+        "restoration-archive-tool: \(link): is a symbolic link, which the app never follows"),
+      "\(result.standardError)")
+    #expect(!result.standardOutput.contains("SignIn"), "\(result.standardOutput)")
+    // Named directly, the file is read wherever it leads.
+    let direct = try ArchiveTool.run(
+      ["dump", linked == "savedState" ? "\(link)/data.data" : link])
+    #expect(direct.status == 0, "\(direct.standardError)")
+    #expect(direct.standardOutput.contains("SignIn"))
+  }
+
+  @Test("a session folder named with a bidirectional control is not listed, nor echoed raw")
+  func bidirectionalControlsNeverReachTheHeaders() throws {
+    let state = try ScenesState()
+    defer { state.remove() }
+    let name = "CCC\u{202E}txt"
+    try FileManager.default.createDirectory(
+      atPath: "\(state.savedState)/Scenes/\(name)", withIntermediateDirectories: false)
+    try FileManager.default.copyItem(
+      atPath: state.archive("AAA"), toPath: "\(state.savedState)/Scenes/\(name)/data.data")
+    let result = try ArchiveTool.run(["paths", state.savedState])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.components(separatedBy: "==>").count == 4)
+    #expect(!result.standardOutput.unicodeScalars.contains { $0.properties.isBidiControl })
+    let asked = try ArchiveTool.run(["paths", state.savedState, "--session", name])
+    #expect(asked.status == ToolExitStatus.usage.rawValue)
+    #expect(asked.standardError.contains("\\u{202e}"), "\(asked.standardError)")
+    #expect(!asked.standardError.unicodeScalars.contains { $0.properties.isBidiControl })
+  }
+
+  @Test("--session in the other normalization form finds the folder and reads it by its name")
+  func sessionInAnotherNormalizationForm() throws {
+    let state = try ScenesState()
+    defer { state.remove() }
+    let composed = "Caf\u{E9}"
+    try FileManager.default.createDirectory(
+      atPath: "\(state.savedState)/Scenes/\(composed)", withIntermediateDirectories: false)
+    try Data(try DemoArchives.signIn().encoded()).write(
+      to: URL(fileURLWithPath: "\(state.savedState)/Scenes/\(composed)/data.data"))
+    for asked in [composed, "Cafe\u{301}"] {
+      let result = try ArchiveTool.run(["dump", state.savedState, "--session", asked])
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardOutput.contains("SignIn"))
+      #expect(
+        result.standardOutput.hasPrefix(
+          "==> scene session \(composed): \(state.savedState)/Scenes/\(composed)/data.data <=="))
+    }
+  }
+
   @Test("an app without scenes reads as before: one archive, no header")
   func appWithoutScenes() throws {
     let (folder, _) = try DemoArchives.write(try DemoArchives.countries().encoded())

@@ -197,7 +197,11 @@ import Testing
     // The folder of the windows' folders may stay, empty.
     let scenes = savedState.appendingPathComponent("Scenes").path
     let sessionsLeft = (try? FileManager.default.contentsOfDirectory(atPath: scenes)) ?? []
-    #expect(Set(names).isSubset(of: ["discarded.data", "Scenes"]), "left: \(names)")
+    #expect(
+      Set(names).isSubset(of: ["discarded.data", "Scenes", "sessions.lock"]), "left: \(names)")
+    // The lock file orders the processes' updates of the index, and holds nothing.
+    let lock = savedState.appendingPathComponent("sessions.lock").path
+    #expect((try? FileManager.default.attributesOfItem(atPath: lock))?[.size] as? Int ?? 0 == 0)
     #expect(sessionsLeft.isEmpty, "left: \(sessionsLeft)")
     Self.expectNothingLeftOf(archive: archive, snapshotText: snapshotText, below: folder)
   }

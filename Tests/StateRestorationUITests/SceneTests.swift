@@ -1,7 +1,9 @@
 import Foundation
+import Logging
 import StateRestoration
 import StateRestorationTesting
 import StateRestorationUI
+import Synchronization
 import TestSupport
 import Testing
 
@@ -527,18 +529,18 @@ struct SceneTests {
     #expect(second.application.openSessions.isEmpty)
   }
 
-  @Test("a folder the index does not list is removed; an unreadable index loses nothing")
+  @Test("a left-over folder older than the index is removed; an unreadable index loses nothing")
   func hostileIndex() throws {
     let (root, stores) = try makeFileStores()
     defer { try? FileManager.default.removeItem(at: root) }
-    let first = ScenesProcess(stores: stores)
-    let scene = try #require(first.application.requestSceneSessionActivation(nil))
-    first.controller(of: scene).text = "listed"
-    first.application.enterBackground()
-    let id = scene.session.persistentIdentifier
-    // A folder left by a session destroyed while its removal failed.
+    let id = try saveScene("listed", in: stores).session.persistentIdentifier
+    // A folder left by a session destroyed while its removal failed: older than the index
+    // written without it.
     let orphan = try stores.store(forSession: "orphan")
     try orphan.write([1, 2, 3], to: .archive)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -60)],
+      ofItemAtPath: "\(stores.scenesFolder)/orphan")
 
     let second = ScenesProcess(stores: stores)
     #expect(second.application.openSessions.map(\.persistentIdentifier) == [id])
@@ -571,9 +573,14 @@ struct SceneTests {
     try Data([1]).write(to: elsewhere.appendingPathComponent("data.data"))
     let store = try stores.store(forSession: "linked")
     #expect(throws: RestorationError.self) { try store.write([1], to: .archive) }
-    #expect(throws: RestorationError.self) { try stores.removeSession("linked") }
+    // Removing it removes nothing through it: the link is not the app's, and is left.
+    try stores.removeSession("linked")
+    try stores.removeAllSessions()
     #expect(
       FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("data.data").path))
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: "\(stores.scenesFolder)/linked")
+        == elsewhere.path)
   }
 
   @Test("user info refuses references, deep nesting and size when set")
@@ -604,7 +611,7 @@ struct SceneTests {
     #expect(controller.windowScene == nil)
   }
 
-  @Test("an app keeps at most as many sessions as its index reads back")
+  @Test("an app opens at most 256 sessions, and refuses one more while all are connected")
   func sessionCountIsBounded() throws {
     let stores = InMemorySceneSessionStores()
     let process = ScenesProcess(stores: stores)
@@ -614,6 +621,151 @@ struct SceneTests {
     let next = ScenesProcess(stores: stores)
     #expect(next.application.openSessions.count == 256)
     #expect(stores.sessionsWithItems().count == 256)
+  }
+
+  @Test("left-over folders go at most 256 a launch, with one flush of the scenes folder")
+  func leftoverFoldersAreRemovedInBoundedBatches() throws {
+    let (root, stores) = try makeFileStores()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let scene = try saveScene("listed", in: stores)
+    // Folders that destroyed sessions left when their removal failed, older than the index.
+    for number in 0..<600 {
+      let folder = "\(stores.scenesFolder)/leftover-\(number)"
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+      try Data([1, 2, 3]).write(to: URL(fileURLWithPath: "\(folder)/data.data"))
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: folder)
+    }
+    func leftovers() throws -> Int {
+      try FileManager.default.contentsOfDirectory(atPath: stores.scenesFolder).count {
+        $0.hasPrefix("leftover-")
+      }
+    }
+    var counts = [try leftovers()]
+    while let last = counts.last, last > 0, counts.count < 6 {
+      let flushed = Mutex<[String]>([])
+      PlatformObservers.$folderFlushed.withValue(
+        PathObserver { path in flushed.withLock { $0.append(path) } }
+      ) { _ = ScenesProcess(stores: stores) }
+      #expect(flushed.withLock { $0 } == [stores.scenesFolder])
+      counts.append(try leftovers())
+    }
+    #expect(counts == [600, 344, 88, 0])
+    let next = ScenesProcess(stores: stores)
+    let restored = try next.reconnect(scene.session.persistentIdentifier)
+    #expect(next.controller(of: restored).text == "listed")
+  }
+
+  @Test("a folder that a running process uses is never taken for a left-over one")
+  func foldersInUseAreKept() throws {
+    let (root, stores) = try makeFileStores()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let running = ScenesProcess(stores: stores)
+    let scene = try #require(running.application.requestSceneSessionActivation(nil))
+    running.controller(of: scene).text = "in use"
+    running.application.enterBackground()
+    let folder = "\(stores.scenesFolder)/\(scene.session.persistentIdentifier)"
+    let index = URL(
+      fileURLWithPath:
+        "\(root.path)/Saved Application State/com.example.Scenes.savedState/sessions.data")
+    // An index written without the session, newer than its folder: left over, but for its user.
+    func omitTheSession() throws {
+      let body = try PropertyList.write(.dictionary(["sessions": .array([])]))
+      try Data(checkedFile(body, magic: "SRSESS01")).write(to: index)
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: folder)
+    }
+    try omitTheSession()
+    _ = ScenesProcess(stores: stores)
+    #expect(FileManager.default.fileExists(atPath: "\(folder)/data.data"))
+
+    running.application.disconnect(scene)
+    try omitTheSession()
+    _ = ScenesProcess(stores: stores)
+    #expect(!FileManager.default.fileExists(atPath: folder))
+  }
+
+  @Test("scene storage values from an archive are checked as user info is; the others dropped")
+  func sceneStorageValuesAreChecked() throws {
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let scene = try #require(first.application.requestSceneSessionActivation(nil))
+    first.controller(of: scene).draft = "kept"
+    first.application.enterBackground()
+    let store = try #require(stores.sessionStores[scene.session.persistentIdentifier])
+    var archive = try RestorationArchive(decoding: try #require(store.contents[.archive]))
+    var values: [String: StateValue] = [
+      "note.draft": .string("kept"), "note.line": .integer(3), "reference": .reference("Note"),
+      "nested": .dictionary(["inner": .array([.reference("Note")])]),
+      "large": .data(Data(count: UserActivity.maxUserInfoSize + 1)),
+    ]
+    for number in 0..<10 { values["ref-\(number)"] = .reference("Note") }
+    archive.topLevel["StateRestorationUI.SceneStorage"] = .dictionary(values)
+    store.contents[.archive] = try archive.encoded()
+
+    let log = LogCapture()
+    let second = Application(
+      delegate: ScenesAppDelegate(),
+      applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Scenes"),
+      sceneStores: stores, sceneManifest: SceneManifest { NotesSceneDelegate() },
+      settings: RestorationSettings(), logger: log.makeLogger())
+    second.launch()
+    let restored = try #require(second.requestSceneSessionActivation(second.openSessions.first))
+    let controller = try #require((restored.delegate as? NotesSceneDelegate)?.controller)
+    #expect(controller.draft == "kept")
+    #expect(controller.line == 3)
+    let warnings = log.lines(at: .warning).joined(separator: "\n")
+    // The first three dropped, in the order of their keys, are named; the others counted.
+    for key in ["large", "nested", "ref-0"] {
+      #expect(warnings.contains("Scene storage value \"\(key)\" dropped"), "\(warnings)")
+    }
+    #expect(!warnings.contains("\"reference\""))
+    #expect(warnings.contains("10 more scene storage values dropped"), "\(warnings)")
+    // What is saved again holds the values kept alone.
+    second.enterBackground()
+    let saved = try RestorationArchive(decoding: try #require(store.contents[.archive]))
+    #expect(
+      saved.topLevel["StateRestorationUI.SceneStorage"]
+        == .dictionary(["note.draft": .string("kept"), "note.line": .integer(3)]))
+  }
+
+  @Test("an index or an activity that would take far more than its size once read is refused")
+  func sharedValueBombsAreRefused() throws {
+    // One 16 KiB string, shared 20,000 times: 60 KiB of file for 320 MiB of strings.
+    let long = CraftedValue.shared("long", .string(String(repeating: "x", count: 16 << 10)))
+    let many = CraftedValue.array(Array(repeating: long, count: 20_000))
+    let index = CraftedArchive.propertyList(.dictionary([("sessions", many)]))
+    let activity = CraftedArchive.propertyList(
+      .dictionary([("activityType", .string("t")), ("userInfo", .dictionary([("k", many)]))]))
+    let stores = InMemorySceneSessionStores()
+    let first = ScenesProcess(stores: stores)
+    let scene = try #require(first.application.requestSceneSessionActivation(nil))
+    first.application.enterBackground()
+    let store = try #require(stores.sessionStores[scene.session.persistentIdentifier])
+    store.contents[.sceneActivity] = checkedFile(activity, magic: "SRACTV01")
+    let log = LogCapture()
+    func launch() -> Application {
+      let application = Application(
+        delegate: ScenesAppDelegate(),
+        applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Scenes"),
+        sceneStores: stores, sceneManifest: SceneManifest { NotesSceneDelegate() },
+        settings: RestorationSettings(), logger: log.makeLogger())
+      application.launch()
+      return application
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let second = launch()
+    let again = try #require(second.requestSceneSessionActivation(second.openSessions.first))
+    #expect(again.session.stateRestorationActivity == nil)
+    (stores.applicationStore as? InMemoryArchiveStore)?.contents[.sceneSessions] = checkedFile(
+      index, magic: "SRSESS01")
+    #expect(launch().openSessions.isEmpty)
+    #expect(clock.now - start < .seconds(5))
+    let warnings = log.lines(at: .warning).joined(separator: "\n")
+    for file in ["scene activity", "index of scene sessions"] {
+      #expect(warnings.contains("the \(file) would take more than"), "\(warnings)")
+    }
   }
 
   @Test("an app without scenes cannot activate one")
@@ -626,6 +778,15 @@ struct SceneTests {
     #expect(application.requestSceneSessionActivation(nil) == nil)
     #expect(application.openSessions.isEmpty)
   }
+}
+
+/// Connects a new scene in a new process of the app, gives it `text`, and goes home.
+private func saveScene(_ text: String, in stores: any SceneSessionStores) throws -> Scene {
+  let process = ScenesProcess(stores: stores)
+  let scene = try #require(process.application.requestSceneSessionActivation(nil))
+  process.controller(of: scene).text = text
+  process.application.enterBackground()
+  return scene
 }
 
 /// Scene stores on disk in a new temporary state folder; the caller removes the folder.

@@ -1,5 +1,6 @@
 import Foundation
 import StoryboardImport
+import StoryboardTestSupport
 import Testing
 
 /// Reading the real Xcode files, and bad ones.
@@ -191,11 +192,16 @@ struct InterfaceDocumentTests {
     #expect(error(reading: plist)?.line == 2)
   }
 
-  @Test func macOSFilesAreUnsupported() {
-    let appKit = """
-      <document type="com.apple.InterfaceBuilder3.Cocoa.Storyboard.XIB" version="3.0"/>
+  @Test(arguments: [
+    "com.apple.InterfaceBuilder3.Cocoa.Storyboard.XIB", "com.apple.InterfaceBuilder3.Cocoa.XIB",
+    "com.apple.InterfaceBuilder.WatchKit.Storyboard", "com.apple.InterfaceBuilder.AppleTV.XIB",
+  ])
+  func filesOfOtherPlatformsAreUnsupportedWithTheirType(_ type: String) {
+    let document = """
+      <document type="\(type)" version="3.0"/>
       """
-    #expect(error(reading: appKit)?.code == .unsupportedDocument)
+    #expect(error(reading: document)?.code == .unsupportedDocument)
+    #expect(error(reading: document)?.documentType == type)
   }
 
   @Test func absurdNestingIsRefusedWithoutCrashing() {

@@ -1,4 +1,5 @@
 import Foundation
+import StoryboardTestSupport
 import Testing
 
 /// Whether the interoperability suites ran, and if not, why.
@@ -44,20 +45,22 @@ import Testing
 
   /// The suites with the interoperability trait, from the test sources, with their tests.
   private func interoperabilitySuitesInSource() throws -> [(name: String, tests: Int)] {
-    let folder = Fixtures.packageRoot.appendingPathComponent("Tests/StoryboardImportTests")
     var found: [(name: String, tests: Int)] = []
-    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    where name.hasSuffix(".swift") {
-      let source = try String(
-        contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-      let lines = source.split(separator: "\n").map(String.init)
-      for (index, line) in lines.enumerated()
-      where line.hasPrefix("@Suite(Fixtures.interoperability)") && index + 1 < lines.count {
-        let declaration = lines[index + 1].split(separator: " ")
-        guard declaration.count > 1 else { continue }
-        let body = lines[(index + 1)...].prefix { !$0.hasPrefix("@Suite") }
-        let tests = body.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("@Test") }
-        found.append((String(declaration[1]), tests.count))
+    for path in Fixtures.interoperabilityFolders {
+      let folder = Fixtures.packageRoot.appendingPathComponent(path)
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      where name.hasSuffix(".swift") {
+        let source = try String(
+          contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+        let lines = source.split(separator: "\n").map(String.init)
+        for (index, line) in lines.enumerated()
+        where line.hasPrefix("@Suite(Fixtures.interoperability)") && index + 1 < lines.count {
+          let declaration = lines[index + 1].split(separator: " ")
+          guard declaration.count > 1 else { continue }
+          let body = lines[(index + 1)...].prefix { !$0.hasPrefix("@Suite") }
+          let tests = body.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("@Test") }
+          found.append((String(declaration[1]), tests.count))
+        }
       }
     }
     return found

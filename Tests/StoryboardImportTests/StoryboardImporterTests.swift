@@ -4,6 +4,7 @@ import StateRestoration
 import StateRestorationTesting
 import StateRestorationUI
 import StoryboardImport
+import StoryboardTestSupport
 import Testing
 
 /// The real storyboards and XIBs become the headless hierarchy the app gets at launch, and it

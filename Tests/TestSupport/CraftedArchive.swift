@@ -77,6 +77,13 @@ package enum CraftedArchive {
     return bytes
   }
 
+  /// The bytes of a binary property list of `value` alone, with no archive layout.
+  package static func propertyList(_ value: CraftedValue) -> [UInt8] {
+    var writer = Writer()
+    let top = writer.add(value)
+    return writer.file(top: top)
+  }
+
   private struct Writer {
     var objects: [[UInt8]] = []
     /// The object of each shared value, by name.
@@ -149,4 +156,20 @@ package enum CraftedArchive {
       (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
     }
   }
+}
+
+/// A file in the envelope of the UI layer's small files (the index of scene sessions, a scene's
+/// activity, the launch snapshot): an 8-byte magic, the body's length and its CRC-32, each
+/// 4 bytes big-endian, then the body, written here independently of the library.
+///
+/// - Parameters:
+///   - body: The body, such as a binary property list.
+///   - magic: The format's magic, such as `SRSESS01`.
+/// - Returns: The file's bytes.
+package func checkedFile(_ body: [UInt8], magic: String) -> [UInt8] {
+  var bytes = Array(magic.utf8)
+  for value in [UInt32(body.count), referenceCRC32(body[...])] {
+    bytes += (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+  }
+  return bytes + body
 }

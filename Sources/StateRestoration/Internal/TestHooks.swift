@@ -3,6 +3,8 @@
 package enum PlatformObservers {
   /// Called with each folder flushed on the current task.
   @TaskLocal package static var folderFlushed: PathObserver?
+  /// Called with each file's path just before a write renames it into place, on the current task.
+  @TaskLocal package static var willRename: PathObserver?
 }
 
 /// A function of a path, as ``PlatformObservers`` holds it.

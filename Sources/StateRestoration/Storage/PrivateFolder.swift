@@ -61,7 +61,7 @@ package final class PrivateFolder {
   }
 
   /// Opens a folder inside this one, with the checks of ``open(root:components:creating:)``.
-  private func openChild(_ name: String, creating: Bool) throws(RestorationError) -> PrivateFolder?
+  package func openChild(_ name: String, creating: Bool) throws(RestorationError) -> PrivateFolder?
   {
     let childPath = "\(path)/\(name)"
     let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
@@ -140,15 +140,8 @@ package final class PrivateFolder {
     // O_NONBLOCK: a FIFO without a writer would block the open forever; it is refused below.
     let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if file < 0 {
-      switch errno {
-      case ENOENT: return nil
-      case ELOOP:
-        throw RestorationError(
-          .unsafeStorage, "is a symbolic link; state is never read through one", file: filePath)
-      default:
-        throw RestorationError(
-          .storageFailed, "cannot open: \(Platform.errorDescription())", file: filePath)
-      }
+      if errno == ENOENT { return nil }
+      throw openFailure(filePath)
     }
     defer { close(file) }
     return try Platform.readOpenFile(file, path: filePath, maxSize: maxSize, ownedByUser: true)
@@ -190,6 +183,7 @@ package final class PrivateFolder {
       }
     }
     close(file)
+    PlatformObservers.willRename?("\(path)/\(name)")
     if failure == nil, renameat(descriptor, temporary, descriptor, name) != 0 {
       failure = RestorationError(
         .storageFailed, "cannot rename into place: \(Platform.errorDescription())",
@@ -211,15 +205,7 @@ package final class PrivateFolder {
     let file = openat(
       descriptor, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
       0o600)
-    guard file >= 0 else {
-      let code = errno
-      throw RestorationError(
-        code == ELOOP ? .unsafeStorage : .storageFailed,
-        code == ELOOP
-          ? "is a symbolic link; state is never written through one"
-          : "cannot open: \(Platform.errorDescription(code))",
-        file: filePath)
-    }
+    guard file >= 0 else { throw openFailure(filePath) }
     var status = stat()
     guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
       status.st_uid == geteuid(), fchmod(file, 0o600) == 0
@@ -234,11 +220,14 @@ package final class PrivateFolder {
 
   /// Removes files of the folder, and the temporary files that killed writers left behind.
   ///
-  /// A missing file is not an error. The folder is flushed once, if anything went.
+  /// A missing file is not an error. The folder is flushed once, if anything went and
+  /// `flushing` is true.
   ///
+  /// - Returns: Whether anything was removed.
   /// - Throws: ``RestorationError`` naming the first file that could not be removed; the
   ///   others are removed.
-  package func remove(_ names: [String]) throws(RestorationError) {
+  @discardableResult
+  package func remove(_ names: [String], flushing: Bool = true) throws(RestorationError) -> Bool {
     var failure: RestorationError?
     var removedAny = removeStaleTemporaryFiles(of: names) > 0
     for name in names {
@@ -249,46 +238,79 @@ package final class PrivateFolder {
           .storageFailed, "cannot remove: \(Platform.errorDescription())", file: "\(path)/\(name)")
       }
     }
-    if removedAny { flush() }
+    if removedAny, flushing { flush() }
     if let failure { throw failure }
+    return removedAny
   }
 
-  /// Removes a folder inside this one: the files `names` in it, any temporary file a killed
-  /// writer left there, then the folder itself.
+  /// Removes folders inside this one, named by the bytes ``entries()`` gives, with the files
+  /// `items` in each (and their temporary files), flushing this folder once at the end.
   ///
-  /// A missing folder is not an error. A folder that still holds other files is kept, and the
-  /// error names what is left, so that nothing unknown is deleted.
+  /// What is not a folder, a folder holding other files, and with `unlockedOnly` a locked one,
+  /// are left.
   ///
-  /// - Throws: ``RestorationError`` naming the folder or the file that could not be removed.
-  package func removeFolder(_ name: String, holding names: [String]) throws(RestorationError) {
-    guard let child = try openChild(name, creating: false) else { return }
-    try child.remove(names)
-    if unlinkat(descriptor, name, AT_REMOVEDIR) != 0, errno != ENOENT {
-      let code = errno
-      let left = child.entries().sorted().prefix(5).joined(separator: ", ")
-      throw RestorationError(
-        .storageFailed,
-        "cannot remove folder: \(Platform.errorDescription(code))"
-          + (left.isEmpty ? "" : "; it still holds \(left)"),
-        file: child.path)
+  /// - Returns: How many folders were removed, and the first item that could not be.
+  package func removeFolders(
+    _ names: [[UInt8]], holding items: [String], unlockedOnly: Bool
+  ) -> (removed: Int, failure: RestorationError?) {
+    var (removed, failure): (Int, RestorationError?) = (0, nil)
+    for name in names {
+      let cName = name.map { CChar(bitPattern: $0) } + [0]
+      let child = openat(descriptor, cName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      guard child >= 0 else { continue }
+      let folder = PrivateFolder(
+        descriptor: child, path: "\(path)/\(String(decoding: name, as: UTF8.self))")
+      if unlockedOnly, flock(child, LOCK_EX | LOCK_NB) != 0 { continue }
+      var removedItems = false
+      do throws(RestorationError) {
+        removedItems = try folder.remove(items, flushing: false)
+      } catch {
+        failure = failure ?? error
+      }
+      if unlinkat(descriptor, cName, AT_REMOVEDIR) == 0 {
+        removed += 1
+      } else if removedItems {
+        folder.flush()
+      }
     }
-    flush()
+    if removed > 0 { flush() }
+    return (removed, failure)
   }
 
-  /// The names of the folder's entries.
-  package func entries() -> [String] {
+  /// The names of the folder's entries, as the bytes the disk holds.
+  package func entries() -> [[UInt8]] {
     let copy = dup(descriptor)
     guard copy >= 0, let directory = fdopendir(copy) else {
       if copy >= 0 { close(copy) }
       return []
     }
     defer { closedir(directory) }
-    var names: [String] = []
+    var names: [[UInt8]] = []
     while let entry = readdir(directory) {
-      let name = Platform.string(ofCharacters: entry.pointee.d_name)
-      if name != ".", name != ".." { names.append(name) }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+      if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
     }
     return names
+  }
+
+  /// Takes an advisory lock (`flock`) on the folder, or on its file `name` (created `0600`, never
+  /// through a link), held until released or until the process dies.
+  ///
+  /// - Returns: The lock; nil when `waiting` is false and another holds it, or when the file
+  ///   system cannot lock.
+  /// - Throws: ``RestorationError`` naming the file when it cannot be opened.
+  package func lock(
+    _ name: String? = nil, exclusive: Bool, waiting: Bool
+  ) throws(RestorationError) -> FileLock? {
+    let flags = name == nil ? O_RDONLY | O_DIRECTORY : O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK
+    let file = openat(descriptor, name ?? ".", flags | O_CLOEXEC, 0o600)
+    guard file >= 0 else { throw openFailure("\(path)/\(name ?? "")") }
+    let lock = FileLock(descriptor: file)
+    let operation = (exclusive ? LOCK_EX : LOCK_SH) | (waiting ? 0 : LOCK_NB)
+    while flock(file, operation) != 0 {
+      guard errno == EINTR else { return nil }
+    }
+    return lock
   }
 
   /// Removes the temporary files of writers that no longer run, and all those of `items`.
@@ -300,7 +322,8 @@ package final class PrivateFolder {
   @discardableResult
   package func removeStaleTemporaryFiles(of items: [String] = []) -> Int {
     var removed = 0
-    for name in entries() where name.hasSuffix(".tmp") {
+    for name in entries().compactMap({ String(validating: $0, as: UTF8.self) })
+    where name.hasSuffix(".tmp") {
       let parts = name.split(separator: ".")
       guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]), pid > 0 else { continue }
       let ofAnItem = items.contains { name.hasPrefix("\($0).") }
@@ -310,11 +333,28 @@ package final class PrivateFolder {
     return removed
   }
 
+  /// Why a file of the folder, opened without following a link, could not be opened.
+  private func openFailure(_ filePath: String, _ code: Int32 = errno) -> RestorationError {
+    code == ELOOP
+      ? RestorationError(
+        .unsafeStorage, "is a symbolic link; state is never read or written through one",
+        file: filePath)
+      : RestorationError(
+        .storageFailed, "cannot open: \(Platform.errorDescription(code))", file: filePath)
+  }
+
   /// Flushes the folder's entries, so that a rename or a removal survives a power loss.
   private func flush() {
     PlatformObservers.folderFlushed?(path)
     fsync(descriptor)
   }
+}
+
+/// An advisory lock that ``PrivateFolder/lock(_:exclusive:waiting:)`` took, held until released.
+package final class FileLock {
+  private let descriptor: Int32
+  init(descriptor: Int32) { self.descriptor = descriptor }
+  deinit { close(descriptor) }
 }
 
 /// Opens a folder by path, following links: the root a user chose.
