@@ -235,9 +235,12 @@ public struct BinaryPropertyListReader: Sendable {
     return UTF16Transcoding.string(fromBigEndianUTF16: bytes, start: start, count: count)
   }
 
-  /// Checks a string object as ``string(_:)`` reads it, without building the string.
-  public func checkString(_ object: Int) throws(PropertyListError) {
-    _ = try stringSpan(object)
+  /// Checks a string object as ``string(_:)`` reads it, without building the string, and
+  /// returns the number of bytes its characters take in the file.
+  @discardableResult
+  public func checkString(_ object: Int) throws(PropertyListError) -> Int {
+    let span = try stringSpan(object)
+    return span.isASCII ? span.count : 2 * span.count
   }
 
   /// Where a string object's characters lie, checked: whether they are ASCII bytes or UTF-16

@@ -385,6 +385,42 @@ import Testing
     }
   }
 
+  @Test func aStringSharedByManyReferencesIsRefusedBeforeItTakesMemory() throws {
+    // 16 KiB shared 20,000 times: 60 KiB of file for 320 MiB of strings.
+    let long = CraftedValue.shared("long", .string(String(repeating: "x", count: 16 << 10)))
+    let many = CraftedValue.array(Array(repeating: long, count: 20_000))
+    let state = CraftedValue.array([.dictionary([("many", many)]), .dictionary([])])
+    let files = [
+      CraftedArchive.propertyList(many),
+      CraftedArchive.bytes(Self.validColumns(replacing: "state", with: state)),
+      CraftedArchive.bytes(
+        Self.replacing(
+          "objects", in: Self.validRoot(),
+          with: .array([
+            .dictionary([
+              ("name", .string("Root")), ("kind", .string("viewController")),
+              ("class", .string("TestController")), ("state", .dictionary([("many", many)])),
+            ])
+          ]))),
+    ]
+    let clock = ContinuousClock()
+    let start = clock.now
+    for (index, bytes) in files.enumerated() {
+      #expect(bytes.count < 100_000)
+      let error = #expect(throws: RestorationError.self, "file \(index)") {
+        if index == 0 { _ = try PropertyList.read(bytes) } else { _ = try decode(bytes).get() }
+      }
+      #expect(error?.code == .limitExceeded, "file \(index): \(String(describing: error))")
+      #expect(
+        error?.message.contains("twice the file's size") == true, "\(String(describing: error))")
+    }
+    #expect(clock.now - start < .seconds(2))
+    // The same string once is read.
+    let text = String(repeating: "x", count: 16 << 10)
+    let once = try PropertyList.read(CraftedArchive.propertyList(.array([.string(text)])))
+    #expect(once == .array([.string(text)]))
+  }
+
   @Test func aMissingColumnIsATypedError() {
     for column in ["parent", "name", "type", "state"] {
       let root = Self.validColumns().map { field, value -> (String, CraftedValue) in

@@ -32,8 +32,8 @@ func wrapped<Result>(_ body: () throws(PropertyListError) -> Result) throws(Rest
 }
 
 /// Reads ``StateValue``s out of a property list, bounding the work a file can cause: nesting
-/// depth, containers that contain themselves, and the number of values, which a file that shares
-/// one container among many could otherwise multiply.
+/// depth, containers that contain themselves, and the values and string and data bytes read,
+/// which a file that shares one object among many references could otherwise multiply.
 ///
 /// Checking a value and building it take the same path (``value(_:depth:building:)``), so that
 /// a value a check accepted is one a read builds, and the two fail alike.
@@ -42,7 +42,7 @@ struct ValueReader {
   private let maxDepth: Int
   /// What a UID stands for: the records' paths; nil refuses UIDs.
   var paths: [String]?
-  /// How many more values may be read; lifted once a whole file is checked.
+  /// How many more values and bytes may be read; lifted once a whole file is checked.
   private var budget: Int
   /// The containers being read, outermost first.
   private var open: [Int] = []
@@ -61,7 +61,8 @@ struct ValueReader {
     self.maxDepth = maxDepth
     self.paths = paths
     nameOfObject = Array(repeating: -1, count: file.objectCount)
-    // A file whose containers are not shared holds fewer values than bytes.
+    // A file that shares nothing holds fewer values than objects, and fewer string and data
+    // bytes than it has bytes.
     budget = 2 * (file.bytes.count + file.objectCount)
   }
 
@@ -76,7 +77,8 @@ struct ValueReader {
     guard budget > 0 else {
       throw RestorationError(
         .limitExceeded,
-        "file references its containers more often than its size allows (shared-container bomb)")
+        "values would take more than twice the file's size once read: it shares objects among "
+          + "more references than its size allows")
     }
     budget -= 1
     let file = self.file
@@ -108,7 +110,18 @@ struct ValueReader {
       throw RestorationError(
         .malformed, type == .null ? "null values are not supported" : "sets are not supported",
         offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
-    case .bool, .integer, .real, .date, .data, .string:
+    case .string where building:
+      let string = try wrapped { () throws(PropertyListError) in try file.string(object) }
+      budget -= string.utf8.count
+      return .string(string)
+    case .string:
+      budget -= try wrapped { () throws(PropertyListError) in try file.checkString(object) }
+      return nil
+    case .data:
+      let bytes = try wrapped { () throws(PropertyListError) in try file.data(object) }
+      budget -= bytes.count
+      return building ? .data(Data(bytes)) : nil
+    case .bool, .integer, .real, .date:
       return try wrapped { () throws(PropertyListError) -> StateValue? in
         try Self.scalar(object, of: type, in: file, building: building)
       }
@@ -132,18 +145,9 @@ struct ValueReader {
     case .real:
       let value = try file.real(object)
       return building ? .real(value) : nil
-    case .date:
+    default:
       let seconds = try file.date(object)
       return building ? .date(Date(timeIntervalSinceReferenceDate: seconds)) : nil
-    case .data:
-      let bytes = try file.data(object)
-      return building ? .data(Data(bytes)) : nil
-    default:
-      guard building else {
-        try file.checkString(object)
-        return nil
-      }
-      return .string(try file.string(object))
     }
   }
 
