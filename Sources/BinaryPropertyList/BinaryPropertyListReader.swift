@@ -236,11 +236,10 @@ public struct BinaryPropertyListReader: Sendable {
   }
 
   /// Checks a string object as ``string(_:)`` reads it, without building the string, and
-  /// returns the number of bytes its characters take in the file.
+  /// returns its length: ASCII bytes or UTF-16 units, at most its length in UTF-8.
   @discardableResult
   public func checkString(_ object: Int) throws(PropertyListError) -> Int {
-    let span = try stringSpan(object)
-    return span.isASCII ? span.count : 2 * span.count
+    try stringSpan(object).count
   }
 
   /// Where a string object's characters lie, checked: whether they are ASCII bytes or UTF-16

@@ -27,12 +27,14 @@ public struct BinaryPropertyListWriter {
   private var strings: [ExactString: Int] = [:]
   private var integers: [Int64: Int] = [:]
   private var smallIntegers: [Int] = []
+  /// Other scalars by their marker byte and bits.
+  private var scalars: [ScalarKey: Int] = [:]
+  private struct ScalarKey: Hashable {
+    var marker: UInt8
+    var bits: UInt64
+  }
   /// Where a string's UTF-16 is made before it is copied into the file.
   private var scratch: [UInt8] = []
-  private var unsignedIntegers: [UInt64: Int] = [:]
-  private var reals: [UInt64: Int] = [:]
-  private var dates: [UInt64: Int] = [:]
-  private var booleans: [Bool: Int] = [:]
 
   /// The longest string, in UTF-8 bytes, written once however often it is added: names, keys
   /// and labels repeat, long texts seldom do, and finding a repeat costs a hash of every byte.
@@ -96,60 +98,49 @@ public struct BinaryPropertyListWriter {
   /// Adds an integer above `Int64.max`, in the 16-byte form `plistlib` writes.
   public mutating func addUnsignedInteger(_ value: UInt64) -> Int {
     guard value > UInt64(Int64.max) else { return addInteger(Int64(value)) }
-    if let known = unsignedIntegers[value] { return known }
-    let reference = startScalar()
-    bytes.append(0x14)
-    bytes.append(contentsOf: repeatElement(0, count: 8))
-    Self.appendBigEndian(value, width: 8, to: &bytes)
-    unsignedIntegers[value] = reference
-    return reference
+    return addScalar(ScalarKey(marker: 0x14, bits: value)) { bytes in
+      bytes.append(0x14)
+      bytes.append(contentsOf: repeatElement(0, count: 8))
+      Self.appendBigEndian(value, width: 8, to: &bytes)
+    }
   }
 
   /// Adds a real: in 4 bytes when a `Float` holds it exactly, as CoreFoundation writes
   /// float values, else in 8.
   public mutating func addReal(_ value: Double) -> Int {
-    if let known = reals[value.bitPattern] { return known }
-    let reference = startScalar()
-    let single = Float(value)
-    if Double(single).bitPattern == value.bitPattern {
-      bytes.append(0x22)
-      Self.appendBigEndian(UInt64(single.bitPattern), width: 4, to: &bytes)
-    } else {
-      bytes.append(0x23)
-      Self.appendBigEndian(value.bitPattern, width: 8, to: &bytes)
+    addScalar(ScalarKey(marker: 0x23, bits: value.bitPattern)) { bytes in
+      let single = Float(value)
+      let isSingle = Double(single).bitPattern == value.bitPattern
+      bytes.append(isSingle ? 0x22 : 0x23)
+      Self.appendBigEndian(
+        isSingle ? UInt64(single.bitPattern) : value.bitPattern, width: isSingle ? 4 : 8,
+        to: &bytes)
     }
-    reals[value.bitPattern] = reference
-    return reference
   }
 
   /// Adds a date, as seconds since 2001-01-01 00:00 UTC.
   public mutating func addDate(_ seconds: Double) -> Int {
-    if let known = dates[seconds.bitPattern] { return known }
-    let reference = startScalar()
-    bytes.append(0x33)
-    Self.appendBigEndian(seconds.bitPattern, width: 8, to: &bytes)
-    dates[seconds.bitPattern] = reference
-    return reference
+    addScalar(ScalarKey(marker: 0x33, bits: seconds.bitPattern)) { bytes in
+      bytes.append(0x33)
+      Self.appendBigEndian(seconds.bitPattern, width: 8, to: &bytes)
+    }
   }
 
   /// Adds a Boolean.
   public mutating func addBool(_ value: Bool) -> Int {
-    if let known = booleans[value] { return known }
-    let reference = startScalar()
-    bytes.append(value ? 0x09 : 0x08)
-    booleans[value] = reference
-    return reference
+    let marker: UInt8 = value ? 0x09 : 0x08
+    return addScalar(ScalarKey(marker: marker, bits: 0)) { $0.append(marker) }
   }
 
   /// Adds a data object.
   public mutating func addData(_ data: some Collection<UInt8>) -> Int {
-    let reference = startScalar()
+    offsets.append(bytes.count)
     Self.appendHeader(0x4, count: data.count, to: &bytes)
     // Copied whole where the bytes are contiguous, as `Data`'s are, not element by element.
     if data.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
       bytes.append(contentsOf: data)
     }
-    return reference
+    return offsets.count - 1
   }
 
   /// Adds a UID, as keyed archives use them; ``makeBytes(top:mappingUIDs:)`` may map its value.
@@ -221,9 +212,12 @@ public struct BinaryPropertyListWriter {
 
   // MARK: Encoding
 
-  /// Numbers a scalar that starts at the end of the file.
-  private mutating func startScalar() -> Int {
+  /// A scalar written once however often it is added: by `write`, at the end of the file.
+  private mutating func addScalar(_ key: ScalarKey, _ write: (inout [UInt8]) -> Void) -> Int {
+    if let known = scalars[key] { return known }
+    scalars[key] = offsets.count
     offsets.append(bytes.count)
+    write(&bytes)
     return offsets.count - 1
   }
 

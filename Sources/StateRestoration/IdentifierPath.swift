@@ -117,6 +117,26 @@ struct IdentifierPathResolver {
     return object.restorationParent.map { RestorationParentLink(parent: $0) }
   }
 
+  /// A path extended by an index component and an identifier, each after a `/` unless it
+  /// comes first: one string, its size known before the first byte is copied.
+  static func extending(_ prefix: String, index: Int?, identifier: String?) -> String {
+    guard index != nil || identifier != nil else { return prefix }
+    var extended = ""
+    extended.reserveCapacity(prefix.utf8.count + (identifier?.utf8.count ?? 0) + 24)
+    extended += prefix
+    if let index {
+      if !extended.isEmpty { extended += "/" }
+      extended += ":["
+      extended += String(index)
+      extended += "]:"
+    }
+    if let identifier {
+      if !extended.isEmpty { extended += "/" }
+      extended += identifier
+    }
+    return extended
+  }
+
   private mutating func resolve(_ object: any StateRestoring) -> Known {
     if let entry = known[ObjectIdentifier(object)] { return entry }
     // Climb to a known object or a root, iteratively: a long chain cannot overflow the stack.
@@ -157,23 +177,7 @@ struct IdentifierPathResolver {
     var entry = base
     for (node, index) in chain.reversed() {
       let identifier = node.restorationIdentifier
-      if index != nil || identifier != nil {
-        // One string per object, its size known before the first byte is copied.
-        var extended = ""
-        extended.reserveCapacity(prefix.utf8.count + (identifier?.utf8.count ?? 0) + 24)
-        extended += prefix
-        if let index {
-          if !extended.isEmpty { extended += "/" }
-          extended += ":["
-          extended += String(index)
-          extended += "]:"
-        }
-        if let identifier {
-          if !extended.isEmpty { extended += "/" }
-          extended += identifier
-        }
-        prefix = extended
-      }
+      prefix = Self.extending(prefix, index: index, identifier: identifier)
       let made = Known(
         object: node, path: identifier == nil ? nil : prefix, prefix: prefix,
         parent: entry.map { ObjectIdentifier($0.object) })

@@ -186,15 +186,12 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
 
   /// Creates a report.
   public init(
-    outcome: Outcome,
-    entries: [Entry] = [],
-    timings: [Phase: Duration] = [:],
+    outcome: Outcome, entries: [Entry] = [], timings: [Phase: Duration] = [:],
     warnings: [String] = []
   ) {
-    self.outcome = outcome
-    self.entries = entries
-    self.timings = timings
-    self.warnings = warnings
+    (self.outcome, self.entries, self.timings, self.warnings) = (
+      outcome, entries, timings, warnings
+    )
     entryIndex = Dictionary(
       entries.indices.lazy.map { (entries[$0].identifierPath, $0) }, uniquingKeysWith: min)
   }
@@ -215,9 +212,7 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The total time of all phases.
-  public var totalDuration: Duration {
-    timings.values.reduce(.zero, +)
-  }
+  public var totalDuration: Duration { timings.values.reduce(.zero, +) }
 
   /// The report as text: the outcome, then one line per object.
   public var description: String {
@@ -314,26 +309,19 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
 
   /// Creates a report.
   public init(
-    outcome: Outcome,
-    identifierPaths: [String] = [],
-    issues: [Issue] = [],
+    outcome: Outcome, identifierPaths: [String] = [], issues: [Issue] = [],
     timings: [Phase: Duration] = [:]
   ) {
-    self.outcome = outcome
-    self.identifierPaths = identifierPaths
-    self.issues = issues
-    self.timings = timings
+    (self.outcome, self.identifierPaths, self.issues, self.timings) = (
+      outcome, identifierPaths, issues, timings
+    )
   }
 
   /// The issues of one kind, in order.
-  public func issues(of kind: Issue.Kind) -> [Issue] {
-    issues.filter { $0.kind == kind }
-  }
+  public func issues(of kind: Issue.Kind) -> [Issue] { issues.filter { $0.kind == kind } }
 
   /// The total time of all phases.
-  public var totalDuration: Duration {
-    timings.values.reduce(.zero, +)
-  }
+  public var totalDuration: Duration { timings.values.reduce(.zero, +) }
 
   /// The report as text.
   public var description: String {

@@ -44,21 +44,15 @@ public final class StateDecoder {
     self.init(values: values, identifierPath: identifierPath, pass: nil)
   }
 
-  init(values: KeyedValues, identifierPath: String?, pass: RestorationPass?) {
-    self.materialized = values
+  /// Creates a decoder over values given whole, or, with `archive`, over a record's values,
+  /// read from the checked archive on demand.
+  init(
+    values: KeyedValues?, archive: CheckedArchive? = nil, record: Int = 0,
+    identifierPath: String?, pass: RestorationPass?
+  ) {
+    (materialized, self.archive, self.record) = (values, archive, record)
     self.identifierPath = identifierPath
     self.pass = pass
-    self.archive = nil
-    self.record = 0
-  }
-
-  /// Creates a decoder that reads a record's values from a checked archive on demand.
-  init(archive: CheckedArchive, record: Int, identifierPath: String?, pass: RestorationPass?) {
-    self.materialized = nil
-    self.identifierPath = identifierPath
-    self.pass = pass
-    self.archive = archive
-    self.record = record
   }
 
   /// The number of keys asked for so far, which the archive uses to find the next one quickly.
@@ -100,10 +94,9 @@ public final class StateDecoder {
   ///
   /// - Throws: ``RestorationError`` (``RestorationError/Code/typeMismatch``) when the archived
   ///   value does not decode as `type`.
-  public func decode<T: Decodable>(
-    _ type: T.Type,
-    forKey key: String
-  ) throws(RestorationError) -> T? {
+  public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws(RestorationError)
+    -> T?
+  {
     guard let value = value(forKey: key) else { return nil }
     do {
       return try value.decoded(as: type)
@@ -116,26 +109,19 @@ public final class StateDecoder {
   ///
   /// - Throws: ``RestorationError`` with ``RestorationError/Code/keyNotFound`` when the key is
   ///   absent, or ``RestorationError/Code/typeMismatch`` when it holds another type.
-  public func decodeRequired<T: Decodable>(
-    _ type: T.Type,
-    forKey key: String
-  ) throws(RestorationError) -> T {
+  public func decodeRequired<T: Decodable>(_ type: T.Type, forKey key: String)
+    throws(RestorationError) -> T
+  {
     guard let value = value(forKey: key) else {
       throw RestorationError(
-        .keyNotFound,
-        "no value for the key",
-        identifierPath: identifierPath,
-        key: key
-      )
+        .keyNotFound, "no value for the key", identifierPath: identifierPath, key: key)
     }
     if let convertible = type as? any StateValueConvertible.Type {
       if let result = convertible.init(stateValue: value) as? T { return result }
       throw RestorationError(
-        .typeMismatch,
-        "expected \(T.self), found \(value.typeName)",
+        .typeMismatch, "expected \(T.self), found \(value.typeName)",
         identifierPath: identifierPath,
-        key: key
-      )
+        key: key)
     }
     do {
       return try value.decoded(as: type)

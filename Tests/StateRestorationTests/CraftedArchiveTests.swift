@@ -415,10 +415,14 @@ import Testing
         error?.message.contains("twice the file's size") == true, "\(String(describing: error))")
     }
     #expect(clock.now - start < .seconds(2))
-    // The same string once is read.
+    // The same string once is read, and so is what the writer shares: a short string in
+    // every element of a long array.
     let text = String(repeating: "x", count: 16 << 10)
     let once = try PropertyList.read(CraftedArchive.propertyList(.array([.string(text)])))
     #expect(once == .array([.string(text)]))
+    let labels = StateValue.array(
+      Array(repeating: .string(String(repeating: "é", count: 16)), count: 50_000))
+    #expect(try PropertyList.read(PropertyList.write(labels)) == labels)
   }
 
   @Test func aMissingColumnIsATypedError() {

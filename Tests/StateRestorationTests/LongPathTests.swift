@@ -97,7 +97,7 @@ import Testing
         RestorationArchive.Record(
           identifierPath: "\(parent)/\($0)", kind: .object, className: "Object")
       }
-    var archive = RestorationArchive(records: records)
+    let archive = RestorationArchive(records: records)
     let bytes = try archive.encoded()
     #expect(bytes.count < 200_000)
     let error = #expect(throws: RestorationError.self) { try RestorationArchive(decoding: bytes) }

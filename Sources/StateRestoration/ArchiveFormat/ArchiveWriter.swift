@@ -25,8 +25,6 @@ struct ArchiveWriter {
     checksum = plist.addData([0, 0, 0, 0])
   }
 
-  var recordCount: Int { typeOfRecord.count }
-
   /// Numbers a record of a type (see ``typeNumber(of:)``); its state is empty until set.
   mutating func addRecord(type: Int) -> Int {
     typeOfRecord.append(type)

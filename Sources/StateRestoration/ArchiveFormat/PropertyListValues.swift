@@ -112,20 +112,27 @@ struct ValueReader {
         offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
     case .string where building:
       let string = try wrapped { () throws(PropertyListError) in try file.string(object) }
-      budget -= string.utf8.count
+      charge(string.utf8.count)
       return .string(string)
     case .string:
-      budget -= try wrapped { () throws(PropertyListError) in try file.checkString(object) }
+      charge(try wrapped { () throws(PropertyListError) in try file.checkString(object) })
       return nil
     case .data:
       let bytes = try wrapped { () throws(PropertyListError) in try file.data(object) }
-      budget -= bytes.count
+      charge(bytes.count)
       return building ? .data(Data(bytes)) : nil
     case .bool, .integer, .real, .date:
       return try wrapped { () throws(PropertyListError) -> StateValue? in
         try Self.scalar(object, of: type, in: file, building: building)
       }
     }
+  }
+
+  /// Charges a string's or data's length beyond what the writer shares: a file that shares a
+  /// longer one among many references makes each cost its length, and a short one costs no
+  /// more than any value, as sharing it costs a file as much as referencing it.
+  private mutating func charge(_ length: Int) {
+    budget -= max(0, length - BinaryPropertyListWriter.uniquedStringLength)
   }
 
   /// A scalar: read and checked, and built with `building`.
@@ -205,9 +212,6 @@ struct ValueReader {
     nameOfObject[object] = Int32(number)
     return number
   }
-
-  /// The number of a name read so far, if any key holds it.
-  func number(ofName name: String) -> Int? { numbers[name] }
 
   /// The number of a key object's name, once read.
   func readNameNumber(_ object: Int) -> Int { Int(nameOfObject[object]) }

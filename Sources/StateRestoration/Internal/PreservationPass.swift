@@ -28,14 +28,12 @@ final class PreservationPass {
   /// The records, one value so that adding one is one access to the pass.
   ///
   /// By record: the object, held until the walk ends so that its identity stays its own; its
-  /// path; the record of its nearest archived ancestor (-1 for none) and its path after that
-  /// record's path and `/`, when its container's visit made them, else -2 and "", found when
-  /// the walk ends.
+  /// path; the record of its nearest archived ancestor (-1 for none) when its container's visit
+  /// found it, else -2, found when the walk ends.
   private struct Records {
     var objects: [any StateRestoring] = []
     var paths: [String] = []
     var parents: [Int] = []
-    var names: [String] = []
   }
   private var records = Records()
   private var recordsByPath: [PathKey: Int] = [:]
@@ -96,32 +94,18 @@ final class PreservationPass {
     if let known = joined[id] { return known < 0 ? nil : known }
     let node = object as? any RestorationNode
     var path: String?
-    var (parent, name) = (-2, "")
+    var parent = -2
     if let container, !resolving {
       resolving = true
-      let link = IdentifierPathResolver.parentLink(of: object)
-      if let link, link.parent === container.object {
+      if let link = IdentifierPathResolver.parentLink(of: object), link.parent === container.object
+      {
         let identifier = object.restorationIdentifier
-        var start = ""
-        if let index = link.index {
-          start.reserveCapacity(8 + (identifier?.utf8.count ?? 0))
-          start += ":["
-          start += String(index)
-          start += identifier == nil ? "]:" : "]:/"
-        }
-        if let identifier { start += identifier }
-        var prefix = container.path
-        if !start.isEmpty {
-          prefix.reserveCapacity(prefix.utf8.count + 1 + start.utf8.count)
-          if !prefix.isEmpty { prefix += "/" }
-          prefix += start
-        }
+        let prefix = IdentifierPathResolver.extending(
+          container.path, index: link.index, identifier: identifier)
         path = identifier == nil ? nil : prefix
         parent =
           container.record >= 0
           ? container.record : crossed[ObjectIdentifier(container.object)]?.ancestor ?? -1
-        // The file's name is the path after the parent's: here, what this child adds.
-        if parent == container.record, !container.path.isEmpty { name = start }
         if identifier == nil, let node, node.restorationKind == .view {
           crossed[id] = (prefix, parent)
         }
@@ -160,7 +144,6 @@ final class PreservationPass {
     records.objects.append(object)
     records.paths.append(path)
     records.parents.append(parent)
-    records.names.append(name)
     queue.append((object, record))
     return record
   }
@@ -258,44 +241,32 @@ final class PreservationPass {
   // MARK: Writing
 
   /// The writes of a log that stand: the last write of each key, in the order the keys were
-  /// first written, removed and sensitive keys left out.
+  /// first written (again after a removal), removed and sensitive keys left out.
   private static func standingWrites(_ log: StateCoder.Log, sensitive: Set<String>) -> [Int] {
     let keys = log.keys
-    // A write by position, or -1 for a key removed; positions by key once there are many.
-    var slots: [Int] = []
-    slots.reserveCapacity(keys.count)
-    var positions: [String: Int]?
+    // By key: where it was first written and its last write, -1 once removed. Most objects
+    // write a handful of keys, found quicker by comparing than by hashing.
+    var slots: [(first: Int, last: Int)] = []
+    var slotOfKey: [String: Int] = [:]
+    let hashes = keys.count > 16
     for index in keys.indices {
       let key = keys[index]
-      if positions == nil, slots.count == 16 {
-        var made: [String: Int] = [:]
-        for (slot, write) in slots.enumerated() where write >= 0 { made[keys[write]] = slot }
-        positions = made
-      }
-      var slot: Int?
-      if let positions {
-        slot = positions[key]
-      } else {
-        var candidate = slots.count - 1
-        while candidate >= 0, slot == nil {
-          if slots[candidate] >= 0, keys[slots[candidate]] == key { slot = candidate }
-          candidate -= 1
-        }
-      }
+      let slot =
+        hashes ? slotOfKey[key] : slots.firstIndex { $0.last >= 0 && keys[$0.first] == key }
       if case .removal = log.writes[index] {
-        if let slot { slots[slot] = -1 }
-        positions?[key] = nil
+        if let slot { slots[slot].last = -1 }
+        if hashes { slotOfKey[key] = nil }
       } else if let slot {
-        slots[slot] = index
+        slots[slot].last = index
       } else {
-        positions?[key] = slots.count
-        slots.append(index)
+        if hashes { slotOfKey[key] = slots.count }
+        slots.append((index, index))
       }
     }
-    if slots.contains(-1) || !sensitive.isEmpty {
-      slots.removeAll { $0 < 0 || sensitive.contains(keys[$0]) }
+    return slots.compactMap { slot in
+      slot.last >= 0 && (sensitive.isEmpty || !sensitive.contains(keys[slot.last]))
+        ? slot.last : nil
     }
-    return slots
   }
 
   /// Writes what a coder holds as a record's state, or with `record` -1 returns the top
@@ -340,16 +311,11 @@ final class PreservationPass {
     switch value {
     case .reference(let path): return records[PathKey(path)] == nil ? path : nil
     case .array(let elements):
-      for element in elements {
-        if let path = missingPath(in: element, records) { return path }
-      }
+      return elements.lazy.compactMap { missingPath(in: $0, records) }.first
     case .dictionary(let entries):
-      for value in entries.values {
-        if let path = missingPath(in: value, records) { return path }
-      }
-    default: break
+      return entries.values.lazy.compactMap { missingPath(in: $0, records) }.first
+    default: return nil
     }
-    return nil
   }
 
   /// The archive: the records whose references waited for the walk to end, the top level (the
@@ -363,16 +329,13 @@ final class PreservationPass {
       (try? writer.add(value) { _ in nil }).map { (key, $0) }
     }
     top += write(topCoder, record: -1, final: true) ?? []
-    let (paths, known) = (records.paths, records)
+    let paths = records.paths
     var parents = nearestArchivedAncestors()
+    // The file's name of a record is its path after its parent's path and `/`, or, when an
+    // empty identifier makes the parent's path no prefix of its own, its whole path.
     let names = paths.indices.map { record in
-      let parent = parents[record]
-      if !known.names[record].isEmpty, known.parents[record] == parent {
-        return known.names[record]
-      }
-      let path = paths[record].utf8
-      let length = paths[parent < 0 ? record : parent].utf8.count
-      // A parent's path and `/` start the path, unless an identifier was empty.
+      let (path, parent) = (paths[record].utf8, parents[record])
+      let length = parent < 0 ? 0 : paths[parent].utf8.count
       guard parent >= 0, path.count > length,
         path[path.index(path.startIndex, offsetBy: length)] == UInt8(ascii: "/"),
         ExactString.bytesEqual(paths[record], paths[parent], count: length)
@@ -380,7 +343,7 @@ final class PreservationPass {
         parents[record] = -1
         return paths[record]
       }
-      return String(decoding: path.dropFirst(paths[parent].utf8.count + 1), as: UTF8.self)
+      return String(decoding: path.dropFirst(length + 1), as: UTF8.self)
     }
     let order = parentsFirst(parents)
     let bytes = writer.finish(topLevel: top, parents: parents, names: names, order: order)

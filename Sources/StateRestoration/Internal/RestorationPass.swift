@@ -32,31 +32,23 @@ final class RestorationPass {
   private(set) var warnings: [String] = []
 
   init(
-    archive: CheckedArchive,
-    registry: RestorationRegistry,
-    delegate: (any RestorationDelegate)?,
-    applicationContext: AnyObject?,
-    classNames: ClassNames,
-    debug: ((String) -> Void)?,
-    warn: @escaping (String) -> Void
+    archive: CheckedArchive, registry: RestorationRegistry,
+    delegate: (any RestorationDelegate)?, applicationContext: AnyObject?,
+    classNames: ClassNames, debug: ((String) -> Void)?, warn: @escaping (String) -> Void
   ) {
     self.archive = archive
     self.registry = registry
     self.delegate = delegate
     self.applicationContext = applicationContext
     self.classNames = classNames
-    self.debugSink = debug
-    self.warn = warn
-    self.resolver = IdentifierPathResolver()
+    (debugSink, self.warn) = (debug, warn)
+    resolver = IdentifierPathResolver()
     resolver.onCycle = { [unowned self] message in self.warning(message) }
   }
 
   /// The top-level decoder; references in it resolve once objects are located.
   private(set) lazy var topLevelDecoder = StateDecoder(
-    values: archive.topLevel,
-    identifierPath: nil,
-    pass: self
-  )
+    values: archive.topLevel, identifierPath: nil, pass: self)
 
   // MARK: Locating objects
 
@@ -111,7 +103,8 @@ final class RestorationPass {
   private func locate(at index: Int) {
     let path = archive.paths[index]
     let type = archive.types[archive.typeOfRecord[index]]
-    let decoder = StateDecoder(archive: archive, record: index, identifierPath: path, pass: self)
+    let decoder = StateDecoder(
+      values: nil, archive: archive, record: index, identifierPath: path, pass: self)
     var entry = RestorationReport.Entry(
       identifierPath: path, kind: type.kind, className: type.className, status: .restored)
     let found = locate(at: index, type: type, decoder: decoder, entry: &entry)
@@ -138,13 +131,9 @@ final class RestorationPass {
       return nil
     }
     let path = archive.paths[index]
-    if archive.firstRecordOfPath[index] != index {
-      return skip(.duplicatePath)
-    }
+    if archive.firstRecordOfPath[index] != index { return skip(.duplicatePath) }
     let parent = archive.parents[index]
-    if parent >= 0, objects[parent] == nil {
-      return skip(.missingParent(archive.paths[parent]))
-    }
+    if parent >= 0, objects[parent] == nil { return skip(.missingParent(archive.paths[parent])) }
     // Split only for the calls that take them: most objects are found without.
     var components: [String] { IdentifierPath.components(of: path) }
 
@@ -267,8 +256,7 @@ final class RestorationPass {
       } catch {
         let failure =
           (error as? RestorationError)
-          ?? RestorationError(
-            .decodingFailed, "\(error)", identifierPath: archive.paths[index])
+          ?? RestorationError(.decodingFailed, "\(error)", identifierPath: archive.paths[index])
         entries[index].status = .skipped(.decodeFailed(failure))
         warning("\(archive.paths[index]): decode failed: \(failure)")
       }
@@ -313,9 +301,7 @@ final class RestorationPass {
 
   /// Adds a note to the report entry of the object at `path`.
   func addNote(_ note: String, for path: String) {
-    guard let index = archive.firstRecord(of: path, among: entries.count) else {
-      return
-    }
+    guard let index = archive.firstRecord(of: path, among: entries.count) else { return }
     entries[index].notes.append(note)
     debug("\(path): \(note)")
   }
