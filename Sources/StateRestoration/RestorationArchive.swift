@@ -19,10 +19,7 @@ public struct RestorationArchive: Sendable, Hashable {
     public var minor: Int
 
     /// Creates a version.
-    public init(major: Int, minor: Int) {
-      self.major = major
-      self.minor = minor
-    }
+    public init(major: Int, minor: Int) { (self.major, self.minor) = (major, minor) }
 
     /// The version this library writes.
     public static let current = Version(major: 3, minor: 0)
@@ -77,21 +74,13 @@ public struct RestorationArchive: Sendable, Hashable {
 
     /// Creates a record.
     public init(
-      identifierPath: String,
-      kind: RestorationKind,
-      className: String,
-      restorationClassName: String? = nil,
-      storyboard: StoryboardReference? = nil,
-      state: KeyedValues = KeyedValues(),
-      sensitiveKeys: [String] = []
+      identifierPath: String, kind: RestorationKind, className: String,
+      restorationClassName: String? = nil, storyboard: StoryboardReference? = nil,
+      state: KeyedValues = KeyedValues(), sensitiveKeys: [String] = []
     ) {
-      self.identifierPath = identifierPath
-      self.kind = kind
-      self.className = className
-      self.restorationClassName = restorationClassName
-      self.storyboard = storyboard
-      self.state = state
-      self.sensitiveKeys = sensitiveKeys
+      (self.identifierPath, self.kind, self.className) = (identifierPath, kind, className)
+      (self.restorationClassName, self.storyboard) = (restorationClassName, storyboard)
+      (self.state, self.sensitiveKeys) = (state, sensitiveKeys)
     }
   }
 
@@ -110,8 +99,7 @@ public struct RestorationArchive: Sendable, Hashable {
 
   /// Creates an archive.
   public init(topLevel: KeyedValues = KeyedValues(), records: [Record] = []) {
-    self.topLevel = topLevel
-    self.records = records
+    (self.topLevel, self.records) = (topLevel, records)
   }
 
   /// The app's bundle version at save time.
@@ -139,11 +127,10 @@ public struct RestorationArchive: Sendable, Hashable {
   /// The restoration class of every record that has one, by identifier path (UIKit's
   /// "restoration class map").
   public var restorationClassMap: [String: String] {
-    var map: [String: String] = [:]
-    for record in records {
-      if let name = record.restorationClassName { map[record.identifierPath] = name }
-    }
-    return map
+    Dictionary(
+      records.compactMap { record in record.restorationClassName.map { (record.identifierPath, $0) }
+      },
+      uniquingKeysWith: { _, last in last })
   }
 
   /// The first record with an identifier path, or nil.
