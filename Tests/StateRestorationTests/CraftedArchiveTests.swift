@@ -425,6 +425,31 @@ import Testing
     #expect(try PropertyList.read(PropertyList.write(labels)) == labels)
   }
 
+  @Test func recordsNamedByOneLongStringAreRefusedQuickly() {
+    // 20,000 records whose names are one shared 8 KiB string: 160 MiB of names from 170 KiB,
+    // read once; the paths are refused at the file's share of their total.
+    let count = 20_000
+    let name = CraftedValue.shared("name", .string(String(repeating: "n", count: 8 << 10)))
+    let columns: [(String, CraftedValue)] = [
+      ("parent", .array(Array(repeating: .shared("root", .integer(-1)), count: count))),
+      ("name", .array(Array(repeating: name, count: count))),
+      ("type", .array(Array(repeating: .shared("type", .integer(0)), count: count))),
+      ("state", .array(Array(repeating: .shared("state", .dictionary([])), count: count))),
+    ]
+    let bytes = CraftedArchive.bytes(
+      Self.replacing("objects", in: Self.validColumns(), with: .dictionary(columns)))
+    #expect(bytes.count < 200_000)
+    let clock = ContinuousClock()
+    let start = clock.now
+    guard case .failure(let error) = decode(bytes) else {
+      Issue.record("160 MiB of identifier paths were accepted from \(bytes.count) bytes")
+      return
+    }
+    #expect(error.code == .limitExceeded, "\(error)")
+    // Read again for each record, the name alone is 160 MiB to check.
+    #expect(clock.now - start < .seconds(10))
+  }
+
   @Test func aMissingColumnIsATypedError() {
     for column in ["parent", "name", "type", "state"] {
       let root = Self.validColumns().map { field, value -> (String, CraftedValue) in

@@ -78,7 +78,13 @@ public struct ArchiveLimits: Sendable, Hashable {
     }
     // A path has at most one component more than it has bytes: most need no counting.
     guard length >= maxIdentifierPathComponents else { return nil }
-    let components = path.utf8.count { $0 == UInt8(ascii: "/") } + 1
+    // Scanned as a buffer: a hostile file may hold megabytes of paths.
+    var path = path
+    let components = path.withUTF8 { buffer in
+      var count = 1
+      for byte in buffer where byte == UInt8(ascii: "/") { count += 1 }
+      return count
+    }
     if components > maxIdentifierPathComponents {
       return
         "an identifier path of \(components) components, above the limit of \(maxIdentifierPathComponents)"

@@ -59,6 +59,7 @@ package final class CheckedArchive {
   private var numbers: [String: Int] = [:]
   private(set) var sensitiveKeys: [Int: [String]] = [:]
   private var reader: ValueReader
+  private var layoutStrings: [Int: String] = [:]
   /// Key tables of the records with many keys, each built at its first lookup: a scan is
   /// quicker for a handful of keys, and a hostile file may give a record millions.
   private var keyTables: [Int: [Int32: Int]] = [:]
@@ -150,6 +151,7 @@ package final class CheckedArchive {
       }
     }
     reader.endBudget()
+    layoutStrings = [:]
     (names, numbers) = (reader.names, reader.numbers)
     askedKeys = Array(repeating: [], count: types.count)
   }
@@ -358,9 +360,14 @@ package final class CheckedArchive {
     return try wrapped { () throws(PropertyListError) in try file.type(of: object) }
   }
 
+  /// A layout string, each object read once: a hostile file can point every record's name at
+  /// one long string, which read again for each would cost its length times theirs.
   private func string(_ object: Int) throws(RestorationError) -> String {
+    if let known = layoutStrings[object] { return known }
     let file = reader.file
-    return try wrapped { () throws(PropertyListError) in try file.string(object) }
+    let string = try wrapped { () throws(PropertyListError) in try file.string(object) }
+    layoutStrings[object] = string
+    return string
   }
 
   /// An integer object's value, or nil for anything else.
