@@ -265,7 +265,8 @@ let package = Package(
       dependencies: [
         "NotesCore", "StateRestoration", "StateRestorationUI", "StateRestorationTesting",
         "TestSupport",
-      ]
+      ],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "ArchiveInspectionTests",

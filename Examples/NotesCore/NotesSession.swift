@@ -240,7 +240,7 @@ public final class NotesSession {
         """
     case .failed(let error):
       throw NotesCommandError("home: the state was not preserved: \(error)")
-    case .notOptedIn, nil:
+    case .notOptedIn, .encoded, nil:
       throw NotesCommandError("home: the app did not opt in, so nothing was preserved")
     }
   }

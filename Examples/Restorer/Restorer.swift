@@ -492,7 +492,7 @@ struct Restorer: ParsableCommand {
     case .failed(let error):
       printError("restorer: the state was not saved: \(error)")
       failed = true
-    case .notOptedIn, nil:
+    case .notOptedIn, .encoded, nil:
       print("Home: nothing was preserved.")
     }
     printLogLocation(logFile)

@@ -98,8 +98,8 @@ public struct ArchiveDiff: Sendable, Hashable {
     ignoring ignoredKeys: Set<String> = []
   ) {
     topLevel = Self.keyChanges(
-      old: Self.entries(old.topLevel, sensitive: []),
-      new: Self.entries(new.topLevel, sensitive: []),
+      old: Self.entries(old.fileTopLevel, sensitive: []),
+      new: Self.entries(new.fileTopLevel, sensitive: []),
       ignoring: ignoredKeys,
       order: KeyOrdering.topLevel
     )

@@ -62,11 +62,10 @@ extension ArchiveDump {
 
   private static func jsonDocument(_ archive: RestorationArchive) -> JSON {
     let classMap = archive.restorationClassMap.sorted { $0.key < $1.key }
-    let topLevel = KeyOrdering.sorted(archive.topLevel.keys).map { key in
-      (key, jsonValue(archive.topLevel[key]))
-    }
+    let values = archive.fileTopLevel
+    let topLevel = KeyOrdering.sorted(values.keys).map { key in (key, jsonValue(values[key])) }
     return JSON.object([
-      ("formatVersion", archive.version.map { .string($0.description) } ?? .null),
+      ("formatVersion", .string(archive.version.description)),
       ("restorationClassMap", .object(classMap.map { ($0.key, .string($0.value)) })),
       ("topLevel", .object(topLevel)),
       ("objects", .array(archive.records.map(jsonRecord))),

@@ -26,12 +26,13 @@ public enum ArchiveDump {
     )
     output += "\n\n"
 
-    let topKeys = KeyOrdering.topLevel(archive.topLevel.keys)
+    let topLevel = archive.fileTopLevel
+    let topKeys = KeyOrdering.topLevel(topLevel.keys)
     output += section(
       title: "Top Level",
       notes: [],
       entries: topKeys.map { key in
-        (key, entryValue(key: key, value: archive.topLevel[key]))
+        (key, entryValue(key: key, value: topLevel[key]))
       }
     )
 

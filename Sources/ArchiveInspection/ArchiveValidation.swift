@@ -206,15 +206,8 @@ public struct ArchiveValidation: Sendable, Hashable {
 
   private mutating func checkVersion(_ archive: RestorationArchive) {
     let current = RestorationArchive.Version.current
-    guard let version = archive.version else {
-      findings.append(Finding(.error, .version, "the top level has no format version keys"))
-      return
-    }
-    // The reader refuses these too; an archive built in memory can still hold one.
-    if version.major < 1 {
-      findings.append(
-        Finding(.error, .version, "layout version \(version) is not a known version"))
-    } else if version.major > current.major {
+    let version = archive.version
+    if version.major > current.major {
       findings.append(
         Finding(.error, .version, "format \(version) is newer than the supported \(current)"))
     } else if version.major == current.major, version.minor > current.minor {
@@ -367,7 +360,7 @@ public struct ArchiveValidation: Sendable, Hashable {
       "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
     if let archive, isValid {
-      let version = archive.version.map { "format \($0), " } ?? ""
+      let version = "format \(archive.version), "
       lines.append(
         "\(file): valid (\(version)\(count(archive.records.count, "object")), \(count(warningCount, "warning")))"
       )

@@ -34,7 +34,7 @@ public struct ToolExitStatus: Sendable, Hashable, CustomStringConvertible {
   /// The archive's format version is not one this tool knows: a newer major version, or a
   /// major version below 1, which was never written.
   public static let unsupportedVersion = ToolExitStatus(
-    5, "an archive has an unknown format version (a newer major, or below 1.0)")
+    5, "an archive has an unknown format version (a newer major, or below 2.0)")
   /// The file is above the reader's limits.
   public static let limitExceeded = ToolExitStatus(
     6, "a file exceeds the reader's limits (size, depth, counts)")

@@ -232,12 +232,14 @@ public struct BinaryPropertyListReader: Sendable {
         String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self)
       }
     }
-    return Self.decodeUTF16(bytes, start: start, count: count)
+    return UTF16Transcoding.string(fromBigEndianUTF16: bytes, start: start, count: count)
   }
 
-  /// Checks a string object as ``string(_:)`` reads it, without building the string.
-  public func checkString(_ object: Int) throws(PropertyListError) {
-    _ = try stringSpan(object)
+  /// Checks a string object as ``string(_:)`` reads it, without building the string, and
+  /// returns its length: ASCII bytes or UTF-16 units, at most its length in UTF-8.
+  @discardableResult
+  public func checkString(_ object: Int) throws(PropertyListError) -> Int {
+    try stringSpan(object).count
   }
 
   /// Where a string object's characters lie, checked: whether they are ASCII bytes or UTF-16
@@ -262,48 +264,6 @@ public struct BinaryPropertyListReader: Sendable {
       throw PropertyListError(.malformed, "ASCII string holds a non-ASCII byte", offset: offset)
     }
     return (marker == 0x5, start, count)
-  }
-
-  /// Big-endian UTF-16 as a string, each unpaired surrogate a U+FFFD.
-  ///
-  /// Transcoded to UTF-8 here because `String(decoding:as: UTF16.self)` runs generic,
-  /// unspecialized code on Linux, many times slower per character.
-  static func decodeUTF16(_ bytes: [UInt8], start: Int, count: Int) -> String {
-    func unit(_ index: Int) -> UInt32 {
-      UInt32(bytes[start + 2 * index]) << 8 | UInt32(bytes[start + 2 * index + 1])
-    }
-    var utf8: [UInt8] = []
-    utf8.reserveCapacity(count * 3)
-    var index = 0
-    while index < count {
-      var scalar = unit(index)
-      index += 1
-      if scalar & 0xF800 == 0xD800 {
-        if scalar < 0xDC00, index < count, unit(index) & 0xFC00 == 0xDC00 {
-          scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(index) - 0xDC00))
-          index += 1
-        } else {
-          scalar = 0xFFFD
-        }
-      }
-      switch scalar {
-      case ..<0x80:
-        utf8.append(UInt8(scalar))
-      case ..<0x800:
-        utf8.append(UInt8(0xC0 | scalar >> 6))
-        utf8.append(UInt8(0x80 | scalar & 0x3F))
-      case ..<0x10000:
-        utf8.append(UInt8(0xE0 | scalar >> 12))
-        utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-        utf8.append(UInt8(0x80 | scalar & 0x3F))
-      default:
-        utf8.append(UInt8(0xF0 | scalar >> 18))
-        utf8.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-        utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-        utf8.append(UInt8(0x80 | scalar & 0x3F))
-      }
-    }
-    return String(decoding: utf8, as: UTF8.self)
   }
 
   /// A UID object's value.
@@ -417,6 +377,15 @@ public struct BinaryPropertyListReader: Sendable {
   }
 
   private static func bigEndian(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64 {
+    // The widths files use, read without a loop: every object access reads one or two.
+    switch width {
+    case 1: return UInt64(bytes[offset])
+    case 2: return UInt64(bytes[offset]) << 8 | UInt64(bytes[offset + 1])
+    case 3:
+      return UInt64(bytes[offset]) << 16 | UInt64(bytes[offset + 1]) << 8
+        | UInt64(bytes[offset + 2])
+    default: break
+    }
     var value: UInt64 = 0
     for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
     return value

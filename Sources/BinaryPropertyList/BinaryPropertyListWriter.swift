@@ -1,184 +1,197 @@
 /// Writes a binary property list (`bplist00`) object by object, as CoreFoundation lays one out.
 ///
 /// Each `add` returns the new object's reference, for the containers that hold it; a container
-/// is added after its elements. Strings (byte for byte), numbers, dates, Booleans and UIDs are
-/// written once however often they are added; data and containers are written each time.
+/// is added after its elements. Strings (byte for byte), numbers, dates and Booleans are written
+/// once however often they are added; data, UIDs and containers each time they are added.
 /// References take the fewest bytes, from 1 to 8, that hold the largest object number, and
 /// offsets those that hold the offset table's own position, as CoreFoundation writes them.
-/// Objects are laid out in the order they were added, so the first object added starts at byte 8.
+///
+/// Scalars go into the file as they are added, the first one at byte 8; containers and UIDs go
+/// after them when ``makeBytes(top:mappingUIDs:)`` knows how wide a reference is and what each
+/// UID stands for.
 public struct BinaryPropertyListWriter {
-  private enum Object {
-    /// Bytes of `scalars`, marker included.
-    case scalar(Range<Int>)
-    /// References in `references`, an array's elements or a dictionary's keys then values.
+  /// What is written last: a container's references (in `references`) or a UID's value.
+  private enum Deferred {
     case array(Range<Int>)
     case dictionary(Range<Int>)
+    case uid(UInt64)
   }
 
-  private var objects: [Object] = []
-  private var scalars: [UInt8] = []
+  /// The file so far: the header and the scalars.
+  private var bytes: [UInt8] = Array("bplist00".utf8)
+  /// Each object's offset in the file; -1 for an object written last, until it is.
+  private var offsets: [Int] = []
+  private var deferred: [(object: Int, kind: Deferred)] = []
   private var references: [Int] = []
   // Keys hashed with the standard library's seeded hasher: values may come from a file.
   private var strings: [ExactString: Int] = [:]
   private var integers: [Int64: Int] = [:]
-  private var unsignedIntegers: [UInt64: Int] = [:]
-  private var reals: [UInt64: Int] = [:]
-  private var dates: [UInt64: Int] = [:]
-  private var uids: [UInt64: Int] = [:]
-  private var booleans: [Bool: Int] = [:]
+  private var smallIntegers: [Int] = []
+  /// Other scalars by their marker byte and bits.
+  private var scalars: [ScalarKey: Int] = [:]
+  private struct ScalarKey: Hashable {
+    var marker: UInt8
+    var bits: UInt64
+  }
+  /// Where a string's UTF-16 is made before it is copied into the file.
+  private var scratch: [UInt8] = []
+
+  /// The longest string, in UTF-8 bytes, written once however often it is added: names, keys
+  /// and labels repeat, long texts seldom do, and finding a repeat costs a hash of every byte.
+  public static let uniquedStringLength = 32
 
   /// Creates an empty writer.
   public init() {}
 
   /// The number of objects added so far.
-  public var objectCount: Int { objects.count }
+  public var objectCount: Int { offsets.count }
 
   // MARK: Scalars
 
   /// Adds a string, ASCII or UTF-16 as CoreFoundation writes it, and returns its object.
   ///
-  /// With `uniquing`, it is written once however often it is added; a string known to be added
-  /// once (such as a unique name) skips the lookup.
+  /// A string of up to ``uniquedStringLength`` UTF-8 bytes is written once however often it is
+  /// added, unless `uniquing` is false: a string known to be added once (such as a unique name)
+  /// skips the lookup. A longer one is written each time.
   public mutating func addString(_ string: String, uniquing: Bool = true) -> Int {
-    if uniquing, let known = strings[ExactString(string)] { return known }
-    let reference = addScalar { bytes in
-      if string.utf8.allSatisfy({ $0 < 0x80 }) {
-        Self.appendHeader(0x5, count: string.utf8.count, to: &bytes)
-        bytes.append(contentsOf: string.utf8)
-      } else {
-        Self.appendHeader(0x6, count: string.utf16.count, to: &bytes)
-        for unit in string.utf16 {
-          bytes.append(UInt8(truncatingIfNeeded: unit >> 8))
-          bytes.append(UInt8(truncatingIfNeeded: unit))
-        }
-      }
+    let next = offsets.count
+    let length = string.utf8.count
+    if uniquing, length <= Self.uniquedStringLength {
+      let key = ExactString(string)
+      if let known = strings[key] { return known }
+      strings[key] = next
     }
-    if uniquing { strings[ExactString(string)] = reference }
-    return reference
+    offsets.append(bytes.count)
+    if string.utf8.allSatisfy({ $0 < 0x80 }) {
+      Self.appendHeader(0x5, count: length, to: &bytes)
+      bytes.append(contentsOf: string.utf8)
+    } else {
+      let units = UTF16Transcoding.bigEndianUTF16(of: string, into: &scratch)
+      Self.appendHeader(0x6, count: units, to: &bytes)
+      bytes.append(contentsOf: scratch[0..<(2 * units)])
+    }
+    return next
   }
 
   /// Adds an integer: non-negative ones in the fewest of 1, 2 or 4 bytes, others in 8.
   public mutating func addInteger(_ value: Int64) -> Int {
-    if let known = integers[value] { return known }
-    let reference = addScalar { Self.appendInteger(value, to: &$0) }
-    integers[value] = reference
-    return reference
+    let next = offsets.count
+    let known: Int
+    // Small numbers, such as an archive's record numbers, are found without hashing.
+    if value >= 0, value < 1 << 16 {
+      if value >= smallIntegers.count {
+        smallIntegers.append(
+          contentsOf: repeatElement(-1, count: Int(value) + 1 - smallIntegers.count))
+      }
+      if smallIntegers[Int(value)] < 0 { smallIntegers[Int(value)] = next }
+      known = smallIntegers[Int(value)]
+    } else {
+      known = integers[value] ?? next
+      if known == next { integers[value] = next }
+    }
+    guard known == next else { return known }
+    offsets.append(bytes.count)
+    Self.appendInteger(value, to: &bytes)
+    return next
   }
 
   /// Adds an integer above `Int64.max`, in the 16-byte form `plistlib` writes.
   public mutating func addUnsignedInteger(_ value: UInt64) -> Int {
     guard value > UInt64(Int64.max) else { return addInteger(Int64(value)) }
-    if let known = unsignedIntegers[value] { return known }
-    let reference = addScalar { bytes in
+    return addScalar(ScalarKey(marker: 0x14, bits: value)) { bytes in
       bytes.append(0x14)
       bytes.append(contentsOf: repeatElement(0, count: 8))
       Self.appendBigEndian(value, width: 8, to: &bytes)
     }
-    unsignedIntegers[value] = reference
-    return reference
   }
 
   /// Adds a real: in 4 bytes when a `Float` holds it exactly, as CoreFoundation writes
   /// float values, else in 8.
   public mutating func addReal(_ value: Double) -> Int {
-    if let known = reals[value.bitPattern] { return known }
-    let reference = addScalar { bytes in
+    addScalar(ScalarKey(marker: 0x23, bits: value.bitPattern)) { bytes in
       let single = Float(value)
-      if Double(single).bitPattern == value.bitPattern {
-        bytes.append(0x22)
-        Self.appendBigEndian(UInt64(single.bitPattern), width: 4, to: &bytes)
-      } else {
-        bytes.append(0x23)
-        Self.appendBigEndian(value.bitPattern, width: 8, to: &bytes)
-      }
+      let isSingle = Double(single).bitPattern == value.bitPattern
+      bytes.append(isSingle ? 0x22 : 0x23)
+      Self.appendBigEndian(
+        isSingle ? UInt64(single.bitPattern) : value.bitPattern, width: isSingle ? 4 : 8,
+        to: &bytes)
     }
-    reals[value.bitPattern] = reference
-    return reference
   }
 
   /// Adds a date, as seconds since 2001-01-01 00:00 UTC.
   public mutating func addDate(_ seconds: Double) -> Int {
-    if let known = dates[seconds.bitPattern] { return known }
-    let reference = addScalar { bytes in
+    addScalar(ScalarKey(marker: 0x33, bits: seconds.bitPattern)) { bytes in
       bytes.append(0x33)
       Self.appendBigEndian(seconds.bitPattern, width: 8, to: &bytes)
     }
-    dates[seconds.bitPattern] = reference
-    return reference
   }
 
   /// Adds a Boolean.
   public mutating func addBool(_ value: Bool) -> Int {
-    if let known = booleans[value] { return known }
-    let reference = addScalar { $0.append(value ? 0x09 : 0x08) }
-    booleans[value] = reference
-    return reference
+    let marker: UInt8 = value ? 0x09 : 0x08
+    return addScalar(ScalarKey(marker: marker, bits: 0)) { $0.append(marker) }
   }
 
-  /// Adds a UID, as keyed archives use them.
-  public mutating func addUID(_ value: UInt64) -> Int {
-    if let known = uids[value] { return known }
-    let reference = addScalar { bytes in
-      let width = Self.width(of: value)
-      bytes.append(0x80 | UInt8(width - 1))
-      Self.appendBigEndian(value, width: width, to: &bytes)
-    }
-    uids[value] = reference
-    return reference
-  }
-
-  /// Adds a data object; each call adds one.
+  /// Adds a data object.
   public mutating func addData(_ data: some Collection<UInt8>) -> Int {
-    addScalar { bytes in
-      Self.appendHeader(0x4, count: data.count, to: &bytes)
+    offsets.append(bytes.count)
+    Self.appendHeader(0x4, count: data.count, to: &bytes)
+    // Copied whole where the bytes are contiguous, as `Data`'s are, not element by element.
+    if data.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
       bytes.append(contentsOf: data)
     }
+    return offsets.count - 1
   }
+
+  /// Adds a UID, as keyed archives use them; ``makeBytes(top:mappingUIDs:)`` may map its value.
+  public mutating func addUID(_ value: UInt64) -> Int { addDeferred(.uid(value)) }
 
   // MARK: Containers
 
   /// Adds an array of objects already added.
-  public mutating func addArray(_ elements: some Collection<Int>) -> Int {
+  public mutating func addArray(_ elements: [Int]) -> Int {
     let start = references.count
     references.append(contentsOf: elements)
-    objects.append(.array(start..<references.count))
-    return objects.count - 1
+    return addDeferred(.array(start..<references.count))
   }
 
   /// Adds a dictionary of objects already added; `keys` and `values` pair up by position.
-  public mutating func addDictionary(keys: some Collection<Int>, values: some Collection<Int>)
-    -> Int
-  {
+  public mutating func addDictionary(keys: [Int], values: [Int]) -> Int {
     precondition(keys.count == values.count, "a dictionary has as many values as keys")
     let start = references.count
     references.append(contentsOf: keys)
     references.append(contentsOf: values)
-    objects.append(.dictionary(start..<references.count))
-    return objects.count - 1
+    return addDeferred(.dictionary(start..<references.count))
   }
 
   // MARK: The file
 
-  /// The file, with `top` as its top object.
-  public func makeBytes(top: Int) -> [UInt8] {
-    let referenceWidth = Self.width(of: UInt64(max(objects.count - 1, 0)))
-    var file: [UInt8] = Array("bplist00".utf8)
+  /// The file, with `top` as its top object; the writer is empty afterwards.
+  ///
+  /// - Parameters:
+  ///   - top: The top object.
+  ///   - mappingUIDs: The value each UID is written with, from the value it was added with: an
+  ///     archive can number what UIDs stand for once all of it is known.
+  /// - Returns: The file's bytes.
+  public mutating func makeBytes(top: Int, mappingUIDs: ((UInt64) -> UInt64)? = nil) -> [UInt8] {
+    var file: [UInt8] = []
+    swap(&file, &bytes)
+    defer { self = Self() }
+    let referenceWidth = Self.width(of: UInt64(max(offsets.count - 1, 0)))
     file.reserveCapacity(
-      8 + scalars.count + references.count * referenceWidth + objects.count * 4 + 32)
-    var offsets: [Int] = []
-    offsets.reserveCapacity(objects.count)
-    for object in objects {
-      offsets.append(file.count)
-      switch object {
-      case .scalar(let range):
-        file.append(contentsOf: scalars[range])
-      case .array(let range):
-        Self.appendHeader(0xA, count: range.count, to: &file)
-        for reference in references[range] {
-          Self.appendBigEndian(UInt64(reference), width: referenceWidth, to: &file)
-        }
-      case .dictionary(let range):
-        Self.appendHeader(0xD, count: range.count / 2, to: &file)
+      file.count + references.count * referenceWidth + deferred.count * 9
+        + offsets.count * 4 + 32)
+    for (object, kind) in deferred {
+      offsets[object] = file.count
+      switch kind {
+      case .uid(let value):
+        let mapped = mappingUIDs?(value) ?? value
+        let width = Self.width(of: mapped)
+        file.append(0x80 | UInt8(width - 1))
+        Self.appendBigEndian(mapped, width: width, to: &file)
+      case .array(let range), .dictionary(let range):
+        let isArray = if case .array = kind { true } else { false }
+        Self.appendHeader(isArray ? 0xA : 0xD, count: range.count / (isArray ? 1 : 2), to: &file)
         for reference in references[range] {
           Self.appendBigEndian(UInt64(reference), width: referenceWidth, to: &file)
         }
@@ -191,7 +204,7 @@ public struct BinaryPropertyListWriter {
     file.append(contentsOf: repeatElement(0, count: 6))
     file.append(UInt8(offsetWidth))
     file.append(UInt8(referenceWidth))
-    Self.appendBigEndian(UInt64(objects.count), width: 8, to: &file)
+    Self.appendBigEndian(UInt64(offsets.count), width: 8, to: &file)
     Self.appendBigEndian(UInt64(top), width: 8, to: &file)
     Self.appendBigEndian(UInt64(tableStart), width: 8, to: &file)
     return file
@@ -199,11 +212,19 @@ public struct BinaryPropertyListWriter {
 
   // MARK: Encoding
 
-  private mutating func addScalar(_ write: (inout [UInt8]) -> Void) -> Int {
-    let start = scalars.count
-    write(&scalars)
-    objects.append(.scalar(start..<scalars.count))
-    return objects.count - 1
+  /// A scalar written once however often it is added: by `write`, at the end of the file.
+  private mutating func addScalar(_ key: ScalarKey, _ write: (inout [UInt8]) -> Void) -> Int {
+    if let known = scalars[key] { return known }
+    scalars[key] = offsets.count
+    offsets.append(bytes.count)
+    write(&bytes)
+    return offsets.count - 1
+  }
+
+  private mutating func addDeferred(_ kind: Deferred) -> Int {
+    offsets.append(-1)
+    deferred.append((offsets.count - 1, kind))
+    return offsets.count - 1
   }
 
   private static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
@@ -224,8 +245,10 @@ public struct BinaryPropertyListWriter {
   }
 
   private static func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-    for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
+    var shift = (width - 1) * 8
+    while shift >= 0 {
       bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+      shift -= 8
     }
   }
 

@@ -8,24 +8,29 @@
 ///
 /// `String` compares by canonical equivalence, so a precomposed `é` equals `e` and a combining
 /// accent, and hashing a non-ASCII string normalizes it first: slower, and wrong where the bytes
-/// are the identity (identifier paths, strings written once and referenced). Hashed with the
-/// standard library's seeded `Hasher`, so keys read from a file cannot be chosen to collide.
+/// are the identity (identifier paths, strings written once and referenced). The bytes are
+/// hashed once, with the standard library's seeded `Hasher`, so keys read from a file cannot be
+/// chosen to collide, and a table that grows rehashes only that number.
 package struct ExactString: Hashable {
   /// The string.
   package let string: String
+  private let hash: Int
 
   /// Makes a key of a string.
-  package init(_ string: String) { self.string = string }
+  package init(_ string: String) {
+    self.string = string
+    var hasher = Hasher()
+    var copy = string
+    copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    hash = hasher.finalize()
+  }
 
   package static func == (lhs: ExactString, rhs: ExactString) -> Bool {
-    lhs.string.utf8.count == rhs.string.utf8.count
+    lhs.hash == rhs.hash && lhs.string.utf8.count == rhs.string.utf8.count
       && bytesEqual(lhs.string, rhs.string, count: lhs.string.utf8.count)
   }
 
-  package func hash(into hasher: inout Hasher) {
-    var string = string
-    string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-  }
+  package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
   /// Whether the first `count` UTF-8 bytes of two strings, each at least that long, are equal.
   package static func bytesEqual(_ left: String, _ right: String, count: Int) -> Bool {

@@ -1,3 +1,5 @@
+internal import BinaryPropertyList
+
 /// Helpers for restoration identifier paths: `TabController/:[1]:/NavigationController`.
 ///
 /// A path is the chain of restoration identifiers from a root down to an object, joined with
@@ -72,15 +74,16 @@ public enum IdentifierPath {
 /// A restoration pins each object it locates to the path it was archived under, so that the
 /// paths of what lies below it follow the archive.
 struct IdentifierPathResolver {
-  /// A path computed or pinned, with its depth, and the object, held while the pass lasts so
-  /// that its identity is not reused.
+  /// A path computed or pinned, and the object, held while the pass lasts so that its identity
+  /// is not reused.
   private struct Known {
     var object: any StateRestoring
     /// Nil for an object without an identifier, whose descendants' paths still go through it.
     var path: String?
     var prefix: String
-    var depth: Int
     var isPinned = false
+    /// The object above it that scopes its path, if known.
+    var parent: ObjectIdentifier?
   }
 
   private var known: [ObjectIdentifier: Known] = [:]
@@ -90,8 +93,7 @@ struct IdentifierPathResolver {
   /// Records that `object` was restored as the object archived under `path`.
   mutating func pin(_ object: any StateRestoring, to path: String) {
     known[ObjectIdentifier(object)] = Known(
-      object: object, path: path, prefix: path, depth: IdentifierPath.depth(of: path),
-      isPinned: true)
+      object: object, path: path, prefix: path, isPinned: true)
   }
 
   /// The archived path an object was restored as, if it was.
@@ -100,15 +102,12 @@ struct IdentifierPathResolver {
     return entry.path
   }
 
+  /// The object above one whose path was computed, which scopes its path.
+  func parent(of object: ObjectIdentifier) -> ObjectIdentifier? { known[object]?.parent }
+
   /// An object's identifier path, or nil when it has no identifier.
   mutating func path(of object: any StateRestoring) -> String? {
     resolve(object).path
-  }
-
-  /// An object's identifier path and depth (identifiers in it), or nil.
-  mutating func pathAndDepth(of object: any StateRestoring) -> (path: String, depth: Int)? {
-    let entry = resolve(object)
-    return entry.path.map { ($0, entry.depth) }
   }
 
   /// The link to what scopes an object's path: its container for a node, else its
@@ -116,6 +115,26 @@ struct IdentifierPathResolver {
   static func parentLink(of object: any StateRestoring) -> RestorationParentLink? {
     if let node = object as? any RestorationNode { return node.restorationContainer }
     return object.restorationParent.map { RestorationParentLink(parent: $0) }
+  }
+
+  /// A path extended by an index component and an identifier, each after a `/` unless it
+  /// comes first: one string, its size known before the first byte is copied.
+  static func extending(_ prefix: String, index: Int?, identifier: String?) -> String {
+    guard index != nil || identifier != nil else { return prefix }
+    var extended = ""
+    extended.reserveCapacity(prefix.utf8.count + (identifier?.utf8.count ?? 0) + 24)
+    extended += prefix
+    if let index {
+      if !extended.isEmpty { extended += "/" }
+      extended += ":["
+      extended += String(index)
+      extended += "]:"
+    }
+    if let identifier {
+      if !extended.isEmpty { extended += "/" }
+      extended += identifier
+    }
+    return extended
   }
 
   private mutating func resolve(_ object: any StateRestoring) -> Known {
@@ -155,26 +174,20 @@ struct IdentifierPathResolver {
     }
     // Back down, recording each object on the way.
     var prefix = base?.prefix ?? ""
-    var depth = base?.depth ?? 0
     var entry = base
     for (node, index) in chain.reversed() {
-      if let index {
-        if !prefix.isEmpty { prefix += "/" }
-        prefix += IdentifierPath.indexComponent(index)
-      }
       let identifier = node.restorationIdentifier
-      if let identifier {
-        if !prefix.isEmpty { prefix += "/" }
-        prefix += identifier
-        // An identifier holding `/`, or looking like an index, counts as `depth(of:)` counts it.
-        let plain = !identifier.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") }
-        depth += plain ? 1 : IdentifierPath.depth(of: identifier)
-      }
+      prefix = Self.extending(prefix, index: index, identifier: identifier)
       let made = Known(
-        object: node, path: identifier == nil ? nil : prefix, prefix: prefix, depth: depth)
+        object: node, path: identifier == nil ? nil : prefix, prefix: prefix,
+        parent: entry.map { ObjectIdentifier($0.object) })
       known[ObjectIdentifier(node)] = made
       entry = made
     }
-    return entry ?? Known(object: object, path: nil, prefix: "", depth: 0)
+    return entry ?? Known(object: object, path: nil, prefix: "")
   }
 }
+
+/// An identifier path as a dictionary key: compared by its UTF-8 bytes, as UIKit compares
+/// paths (`é` and `e` with a combining accent are different paths).
+typealias PathKey = ExactString

@@ -7,9 +7,9 @@
 /// A restoration archive: the top-level values and one record per preserved object, parents
 /// before children.
 ///
-/// This is the archive as a value, independent of the file: ``encoded()`` writes it as a binary
-/// property list, ``init(decoding:limits:)`` reads one back. The layout on disk is documented in
-/// `docs/ArchiveFormat.md`.
+/// This is the archive as a value, independent of the file, as tools and tests read it:
+/// ``init(decoding:limits:)`` reads one from a file, and ``encoded()`` writes one, through the
+/// writer a preservation uses. The layout on disk is documented in `docs/ArchiveFormat.md`.
 public struct RestorationArchive: Sendable, Hashable {
   /// The archive format's version.
   public struct Version: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -19,13 +19,10 @@ public struct RestorationArchive: Sendable, Hashable {
     public var minor: Int
 
     /// Creates a version.
-    public init(major: Int, minor: Int) {
-      self.major = major
-      self.minor = minor
-    }
+    public init(major: Int, minor: Int) { (self.major, self.minor) = (major, minor) }
 
     /// The version this library writes.
-    public static let current = Version(major: 2, minor: 0)
+    public static let current = Version(major: 3, minor: 0)
 
     /// Orders versions by major, then minor.
     public static func < (lhs: Version, rhs: Version) -> Bool {
@@ -38,9 +35,9 @@ public struct RestorationArchive: Sendable, Hashable {
 
   /// The names of the top-level keys the engine writes, UIKit's own.
   public enum Key {
-    /// The archive format's major version.
+    /// The archive format's major version, which the writer stamps.
     public static let majorVersion = "kUIStateRestorationArchiveMajorVersionKey"
-    /// The archive format's minor version.
+    /// The archive format's minor version, which the writer stamps.
     public static let minorVersion = "kUIStateRestorationArchiveMinorVersionKey"
     /// The app's bundle version at save time.
     public static let bundleVersion = "UIApplicationStateRestorationBundleVersion"
@@ -77,43 +74,32 @@ public struct RestorationArchive: Sendable, Hashable {
 
     /// Creates a record.
     public init(
-      identifierPath: String,
-      kind: RestorationKind,
-      className: String,
-      restorationClassName: String? = nil,
-      storyboard: StoryboardReference? = nil,
-      state: KeyedValues = KeyedValues(),
-      sensitiveKeys: [String] = []
+      identifierPath: String, kind: RestorationKind, className: String,
+      restorationClassName: String? = nil, storyboard: StoryboardReference? = nil,
+      state: KeyedValues = KeyedValues(), sensitiveKeys: [String] = []
     ) {
-      self.identifierPath = identifierPath
-      self.kind = kind
-      self.className = className
-      self.restorationClassName = restorationClassName
-      self.storyboard = storyboard
-      self.state = state
-      self.sensitiveKeys = sensitiveKeys
+      (self.identifierPath, self.kind, self.className) = (identifierPath, kind, className)
+      (self.restorationClassName, self.storyboard) = (restorationClassName, storyboard)
+      (self.state, self.sensitiveKeys) = (state, sensitiveKeys)
     }
   }
 
+  /// The format of the file the archive was read from; ``Version/current`` for one made in
+  /// memory.
+  ///
+  /// It describes the file, not the archive: ``encoded()`` always writes the current format, and
+  /// two archives that differ only in it are equal.
+  public internal(set) var version = Version.current
   /// The top-level values: the engine's keys (see ``Key``) followed by the app's own.
+  ///
+  /// The format version's keys are not among them (see ``version``).
   public var topLevel: KeyedValues
   /// The preserved objects, parents before children (UIKit's root identifier paths, in order).
   public var records: [Record]
 
   /// Creates an archive.
   public init(topLevel: KeyedValues = KeyedValues(), records: [Record] = []) {
-    self.topLevel = topLevel
-    self.records = records
-  }
-
-  /// The format version recorded in the archive, or nil if the keys are absent.
-  public var version: Version? {
-    guard
-      case .integer(let major) = topLevel[Key.majorVersion],
-      case .integer(let minor) = topLevel[Key.minorVersion],
-      let major = Int(exactly: major), let minor = Int(exactly: minor)
-    else { return nil }
-    return Version(major: major, minor: minor)
+    (self.topLevel, self.records) = (topLevel, records)
   }
 
   /// The app's bundle version at save time.
@@ -141,11 +127,10 @@ public struct RestorationArchive: Sendable, Hashable {
   /// The restoration class of every record that has one, by identifier path (UIKit's
   /// "restoration class map").
   public var restorationClassMap: [String: String] {
-    var map: [String: String] = [:]
-    for record in records {
-      if let name = record.restorationClassName { map[record.identifierPath] = name }
-    }
-    return map
+    Dictionary(
+      records.compactMap { record in record.restorationClassName.map { (record.identifierPath, $0) }
+      },
+      uniquingKeysWith: { _, last in last })
   }
 
   /// The first record with an identifier path, or nil.
@@ -153,5 +138,16 @@ public struct RestorationArchive: Sendable, Hashable {
   /// - Complexity: O(n); build a dictionary for repeated lookups.
   public func record(at identifierPath: String) -> Record? {
     records.first { $0.identifierPath == identifierPath }
+  }
+
+  /// Whether two archives hold the same top level and records, whatever files they came from.
+  public static func == (lhs: RestorationArchive, rhs: RestorationArchive) -> Bool {
+    lhs.topLevel == rhs.topLevel && lhs.records == rhs.records
+  }
+
+  /// Hashes the top level and the records.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(topLevel)
+    hasher.combine(records)
   }
 }

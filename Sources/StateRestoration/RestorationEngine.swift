@@ -104,12 +104,9 @@ public final class RestorationEngine {
   @discardableResult
   public func preserveApplicationState(roots: [any StateRestoring]) -> PreservationReport {
     let clock = ContinuousClock()
-    var (archive, report) = makeArchive(roots: roots)
-    if let archive {
+    var (bytes, report) = encodeArchive(roots: roots)
+    if let bytes {
       do {
-        let encodeStart = clock.now
-        let bytes = try archive.encoded()
-        report.timings[.encodeArchive] = clock.now - encodeStart
         let writeStart = clock.now
         try store.write(bytes, to: .archive)
         report.timings[.write] = clock.now - writeStart
@@ -133,10 +130,28 @@ public final class RestorationEngine {
 
   /// Builds the archive for the tree under `roots` without writing it.
   ///
-  /// - Returns: The archive, or nil when the delegate did not opt in, and the report.
+  /// - Returns: The archive, read back from the bytes a preservation would write, and the
+  ///   report, whose outcome is ``PreservationReport/Outcome/encoded(bytes:)``; or no archive,
+  ///   when the delegate did not opt in, and the report saying so.
   public func makeArchive(
     roots: [any StateRestoring]
   ) -> (archive: RestorationArchive?, report: PreservationReport) {
+    var (bytes, report) = encodeArchive(roots: roots)
+    guard let bytes else { return (nil, report) }
+    do {
+      let archive = try RestorationArchive(decoding: bytes, limits: settings.limits)
+      report.outcome = .encoded(bytes: bytes.count)
+      return (archive, report)
+    } catch {
+      report.outcome = .failed(error)
+      return (nil, report)
+    }
+  }
+
+  /// The archive's bytes for the tree under `roots`, or nil when the delegate did not opt in.
+  private func encodeArchive(
+    roots: [any StateRestoring]
+  ) -> (bytes: [UInt8]?, report: PreservationReport) {
     guard let delegate else {
       debug("No restoration delegate: nothing preserved")
       return (nil, PreservationReport(outcome: .notOptedIn))
@@ -154,32 +169,19 @@ public final class RestorationEngine {
     delegate.willEncodeRestorableState(with: topCoder)
     pass.run(roots: roots)
     classNames = pass.classNames
-
+    let walked = clock.now
     typealias Key = RestorationArchive.Key
-    let version = RestorationArchive.Version.current
-    var topLevel = KeyedValues([
-      (Key.majorVersion, .integer(Int64(version.major))),
-      (Key.minorVersion, .integer(Int64(version.minor))),
-      (Key.bundleVersion, .string(applicationInfo.bundleVersion)),
-      (Key.systemVersion, .string(applicationInfo.systemVersion)),
-      (Key.timestamp, .date(now())),
-      (Key.userInterfaceIdiom, .string(applicationInfo.userInterfaceIdiom)),
-    ])
-    for (key, value) in pass.withoutReferencesLeftOut(topCoder.values, in: nil) {
-      if Key.reserved.contains(key) {
-        pass.issue(
-          .reservedKey, nil, "the top-level key '\(key)' is reserved; the app's value was ignored")
-      } else {
-        topLevel[key] = value
-      }
-    }
-    let records = pass.archiveRecords()
+    let (bytes, paths) = pass.finish(
+      engineKeys: [
+        (Key.bundleVersion, .string(applicationInfo.bundleVersion)),
+        (Key.systemVersion, .string(applicationInfo.systemVersion)),
+        (Key.timestamp, .date(now())),
+        (Key.userInterfaceIdiom, .string(applicationInfo.userInterfaceIdiom)),
+      ], topCoder: topCoder)
     let report = PreservationReport(
-      outcome: .notOptedIn,
-      identifierPaths: records.map(\.identifierPath),
-      issues: pass.issues,
-      timings: [.encodeObjects: clock.now - start])
-    return (RestorationArchive(topLevel: topLevel, records: records), report)
+      outcome: .encoded(bytes: bytes.count), identifierPaths: paths, issues: pass.issues,
+      timings: [.encodeObjects: walked - start, .encodeArchive: clock.now - walked])
+    return (bytes, report)
   }
 
   // MARK: - Restoration
@@ -270,26 +272,22 @@ public final class RestorationEngine {
 
     phaseObserver?(.decodeArchive)
     let decodeStart = clock.now
-    let archive: RestorationArchive
-    let states: ArchiveStates
+    let archive: CheckedArchive
     do {
-      (archive, states) = try RestorationArchive.readLazily(bytes, limits: settings.limits)
+      archive = try CheckedArchive(bytes, limits: settings.limits)
     } catch {
       let located = error.file == nil ? error.inFile(archiveLocation) : error
       pendingRestorations = 0
       return discard(.unreadable(located), timings: timings)
     }
     timings[.decodeArchive] = clock.now - decodeStart
-    if let version = archive.version {
-      let current = RestorationArchive.Version.current
-      debug(
-        "State restoration archive was saved with major version \(version.major), minor version \(version.minor). Current major version \(current.major), current minor version \(current.minor)."
-      )
-    }
+    let current = RestorationArchive.Version.current
+    debug(
+      "State restoration archive was saved with major version \(archive.version.major), minor version \(archive.version.minor). Current major version \(current.major), current minor version \(current.minor)."
+    )
 
     let pass = RestorationPass(
       archive: archive,
-      states: states,
       registry: registry,
       delegate: delegate,
       applicationContext: applicationContext,
@@ -304,10 +302,12 @@ public final class RestorationEngine {
     }
     if settings.debugLogging {
       debug(
-        "Root restoration identifier paths are (\n    \(archive.rootIdentifierPaths.joined(separator: ",\n    "))\n)"
+        "Root restoration identifier paths are (\n    \(archive.paths.joined(separator: ",\n    "))\n)"
       )
-      let map = archive.records.compactMap { record in
-        record.restorationClassName.map { "    \"\(record.identifierPath)\" = \($0);" }
+      let map = archive.paths.indices.compactMap { record in
+        archive.types[archive.typeOfRecord[record]].restorationClassName.map {
+          "    \"\(archive.paths[record])\" = \($0);"
+        }
       }
       debug("Restoration Class map: {\n\(map.joined(separator: "\n"))\n}")
     }
@@ -320,7 +320,7 @@ public final class RestorationEngine {
     }
     run(.locateObjects) {
       pass.mapExistingObjects(roots: roots)
-      pass.locateObjects(paths: ArchivedPaths(archive.records.map(\.identifierPath)))
+      pass.locateObjects()
     }
     run(.decodeState) { pass.decodeObjects() }
     run(.finish) { pass.finish() }

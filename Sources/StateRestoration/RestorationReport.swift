@@ -186,15 +186,12 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
 
   /// Creates a report.
   public init(
-    outcome: Outcome,
-    entries: [Entry] = [],
-    timings: [Phase: Duration] = [:],
+    outcome: Outcome, entries: [Entry] = [], timings: [Phase: Duration] = [:],
     warnings: [String] = []
   ) {
-    self.outcome = outcome
-    self.entries = entries
-    self.timings = timings
-    self.warnings = warnings
+    (self.outcome, self.entries, self.timings, self.warnings) = (
+      outcome, entries, timings, warnings
+    )
     entryIndex = Dictionary(
       entries.indices.lazy.map { (entries[$0].identifierPath, $0) }, uniquingKeysWith: min)
   }
@@ -215,9 +212,7 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The total time of all phases.
-  public var totalDuration: Duration {
-    timings.values.reduce(.zero, +)
-  }
+  public var totalDuration: Duration { timings.values.reduce(.zero, +) }
 
   /// The report as text: the outcome, then one line per object.
   public var description: String {
@@ -239,6 +234,8 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
   public enum Outcome: Sendable, Hashable, CustomStringConvertible {
     /// Written to the store.
     case saved(bytes: Int)
+    /// Encoded, and not written: the outcome of ``RestorationEngine/makeArchive(roots:)``.
+    case encoded(bytes: Int)
     /// The delegate's `shouldSaveApplicationState` returned false, or there is no delegate.
     case notOptedIn
     /// Encoding or writing failed; the previous archive is untouched.
@@ -248,6 +245,7 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
       switch self {
       case .saved(let bytes): "saved (\(bytes) bytes)"
+      case .encoded(let bytes): "encoded (\(bytes) bytes), not written"
       case .notOptedIn: "not opted in"
       case .failed(let error): "failed: \(error)"
       }
@@ -292,9 +290,9 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
 
   /// A phase of preservation, for timings.
   public enum Phase: String, Sendable, Hashable, CaseIterable {
-    /// Walking the tree and running every object's encode.
+    /// Walking the tree, running every object's encode and writing its values into the archive.
     case encodeObjects
-    /// Writing the binary archive.
+    /// Finishing the archive: the top level, the records' paths and order, the checksum.
     case encodeArchive
     /// Writing it to the store.
     case write
@@ -311,26 +309,19 @@ public struct PreservationReport: Sendable, Hashable, CustomStringConvertible {
 
   /// Creates a report.
   public init(
-    outcome: Outcome,
-    identifierPaths: [String] = [],
-    issues: [Issue] = [],
+    outcome: Outcome, identifierPaths: [String] = [], issues: [Issue] = [],
     timings: [Phase: Duration] = [:]
   ) {
-    self.outcome = outcome
-    self.identifierPaths = identifierPaths
-    self.issues = issues
-    self.timings = timings
+    (self.outcome, self.identifierPaths, self.issues, self.timings) = (
+      outcome, identifierPaths, issues, timings
+    )
   }
 
   /// The issues of one kind, in order.
-  public func issues(of kind: Issue.Kind) -> [Issue] {
-    issues.filter { $0.kind == kind }
-  }
+  public func issues(of kind: Issue.Kind) -> [Issue] { issues.filter { $0.kind == kind } }
 
   /// The total time of all phases.
-  public var totalDuration: Duration {
-    timings.values.reduce(.zero, +)
-  }
+  public var totalDuration: Duration { timings.values.reduce(.zero, +) }
 
   /// The report as text.
   public var description: String {

@@ -1,5 +1,3 @@
-internal import OrderedCollections
-
 /// A keyed coder for one object's state, at preservation time (UIKit's `NSCoder` as passed to
 /// `encodeRestorableState(with:)`).
 ///
@@ -10,14 +8,47 @@ internal import OrderedCollections
 /// Encoding a reference stores the object's identifier path (UIKit's
 /// `_UIObjectIdentifierPathProxy`) and pulls the object into the archive: this is how containers
 /// save their children.
+///
+/// During a preservation, what the coder holds is written into the archive when the object's
+/// encode method returns; a later write to the same key replaces the earlier one, which never
+/// reaches the file, and writes after the method returned are not archived.
 public final class StateCoder {
+  /// A write, in the order made.
+  enum Write {
+    case value(StateValue)
+    /// A reference to the record an object joined the walk as, with its path.
+    case record(Int, path: String)
+    /// An array of references.
+    case records([Int], paths: [String])
+    case removal
+  }
+
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
   public let identifierPath: String?
   /// Keys whose values are kept out of the archive (see ``encode(_:forKey:sensitive:)``).
   public private(set) var sensitiveKeys: Set<String> = []
   /// Errors from encoding `Codable` values, kept for the preservation report.
   package private(set) var errors: [RestorationError] = []
-  private var entries: OrderedDictionary<String, StateValue> = [:]
+  /// Every write in order, with its key: resolved into keys and values when the record is
+  /// written or they are asked for.
+  struct Log {
+    var keys: [String] = []
+    var writes: [Write] = []
+    /// The values written so far, kept up to date once asked for.
+    var resolved: KeyedValues?
+
+    mutating func append(_ write: Write, forKey key: String) {
+      keys.append(key)
+      writes.append(write)
+      guard var values = resolved else { return }
+      resolved = nil
+      StateCoder.apply(write, forKey: key, to: &values)
+      resolved = values
+    }
+  }
+
+  /// The writes, in one value so that each is one access to the coder.
+  private(set) var log = Log()
   /// The pass the coder belongs to, which archives what it references.
   private weak var pass: PreservationPass?
   /// The paths of referenced objects, for a coder outside a pass.
@@ -35,14 +66,23 @@ public final class StateCoder {
     self.identifierPath = identifierPath
     self.pass = pass
     // Most objects write a handful of keys: one allocation instead of one per doubling.
-    entries.reserveCapacity(8)
+    log.keys.reserveCapacity(8)
+    log.writes.reserveCapacity(8)
   }
 
   /// The values written so far, in the order their keys were first written.
-  public var values: KeyedValues { KeyedValues(entries) }
+  ///
+  /// - Complexity: O(n) the first time, then O(1) per write.
+  public var values: KeyedValues {
+    if let resolved = log.resolved { return resolved }
+    var values = KeyedValues()
+    for (key, write) in zip(log.keys, log.writes) { Self.apply(write, forKey: key, to: &values) }
+    log.resolved = values
+    return values
+  }
 
   /// Whether a value has been written for a key.
-  public func contains(_ key: String) -> Bool { entries[key] != nil }
+  public func contains(_ key: String) -> Bool { values[key] != nil }
 
   // Inlinable so that the conversion is specialized in the caller, not looked up at run time.
   /// Writes a value of a built-in type; a later write to the same key replaces it.
@@ -55,11 +95,12 @@ public final class StateCoder {
   ///
   /// Use it for values that must not outlive the process (a half-typed password, a one-time
   /// code). A sensitive key is recorded by name only: at the next launch it is absent, and tools
-  /// that print archives show that it was withheld, never its value.
+  /// that print archives show that it was withheld, never its value. A key once marked sensitive
+  /// stays so in this coder: a later write to it is withheld too.
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String, sensitive: Bool) {
     if sensitive {
       sensitiveKeys.insert(key)
-      entries[key] = nil
+      record(.removal, forKey: key)
     } else {
       encode(value, forKey: key)
     }
@@ -67,11 +108,18 @@ public final class StateCoder {
 
   /// Writes any `Encodable` value, converted into archived values.
   ///
+  /// A restorable object is always written as a reference to the object, never as a copy of its
+  /// value.
+  ///
   /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) if the value
   ///   fails to encode; the key is then left unchanged.
   public func encode<T: Encodable>(_ value: T, forKey key: String) throws(RestorationError) {
+    if let object = value as? any StateRestoring {
+      encode(object, forKey: key)
+      return
+    }
     do {
-      entries[key] = try StateValue.encoding(value)
+      record(.value(try StateValue.encoding(value)), forKey: key)
     } catch {
       var located = error
       located.key = key
@@ -82,8 +130,11 @@ public final class StateCoder {
   }
 
   /// Writes an archived value as is.
+  ///
+  /// A ``StateValue/reference(_:)`` must name the path of an object in the archive; during a
+  /// preservation one that does not leaves the key out, and the report says why.
   public func encodeValue(_ value: StateValue, forKey key: String) {
-    entries[key] = value
+    record(.value(value), forKey: key)
   }
 
   /// Writes a reference to another restorable object, and adds that object to the archive.
@@ -93,18 +144,36 @@ public final class StateCoder {
   /// removes the key.
   public func encode(_ object: (any StateRestoring)?, forKey key: String) {
     guard let object else {
-      entries[key] = nil
+      record(.removal, forKey: key)
       return
     }
-    if let path = referencePath(to: object, key: key) { entries[key] = .reference(path) }
+    if let pass {
+      guard let (number, path) = pass.encodeReference(to: object, key: key, from: identifierPath)
+      else { return }
+      record(.record(number, path: path), forKey: key)
+    } else if let path = resolver.path(of: object) {
+      record(.value(.reference(path)), forKey: key)
+    }
   }
 
   /// Writes an array of references, adding each object to the archive.
   ///
   /// Objects without an identifier path are left out of the array.
   public func encode(_ objects: [any StateRestoring], forKey key: String) {
-    entries[key] = .array(
-      objects.compactMap { referencePath(to: $0, key: key).map(StateValue.reference) })
+    if let pass {
+      var numbers: [Int] = []
+      var paths: [String] = []
+      for object in objects {
+        guard let (number, path) = pass.encodeReference(to: object, key: key, from: identifierPath)
+        else { continue }
+        numbers.append(number)
+        paths.append(path)
+      }
+      record(.records(numbers, paths: paths), forKey: key)
+    } else {
+      let paths = objects.compactMap { resolver.path(of: $0) }
+      record(.value(.array(paths.map(StateValue.reference))), forKey: key)
+    }
   }
 
   /// Writes an array of references, adding each object to the archive.
@@ -114,11 +183,21 @@ public final class StateCoder {
 
   /// Removes a key's value, if any.
   public func removeValue(forKey key: String) {
-    entries[key] = nil
+    record(.removal, forKey: key)
   }
 
-  private func referencePath(to object: any StateRestoring, key: String) -> String? {
-    if let pass { return pass.encodeReference(to: object, key: key, from: identifierPath) }
-    return resolver.path(of: object)
+  private func record(_ write: Write, forKey key: String) {
+    log.append(write, forKey: key)
+  }
+
+  /// Applies a write to values: a removal removes the key, a value replaces the key's or is
+  /// appended.
+  static func apply(_ write: Write, forKey key: String, to values: inout KeyedValues) {
+    switch write {
+    case .value(let value): values[key] = value
+    case .record(_, let path): values[key] = .reference(path)
+    case .records(_, let paths): values[key] = .array(paths.map(StateValue.reference))
+    case .removal: values[key] = nil
+    }
   }
 }

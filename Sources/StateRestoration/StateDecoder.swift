@@ -20,8 +20,8 @@ public final class StateDecoder {
   /// this property reads them all at once, on first use.
   public var values: KeyedValues {
     if let materialized { return materialized }
-    guard let states else { return KeyedValues() }
-    let all = states.values(record: record)
+    guard let archive else { return KeyedValues() }
+    let all = archive.values(record: record)
     materialized = all
     return all
   }
@@ -33,7 +33,7 @@ public final class StateDecoder {
   /// The values, when given whole or once read whole.
   private var materialized: KeyedValues?
   /// The archive the values are read from, and the record's index in it; nil when given whole.
-  private let states: ArchiveStates?
+  private let archive: CheckedArchive?
   private let record: Int
 
   /// Creates a decoder over values, outside any restoration pass.
@@ -44,44 +44,42 @@ public final class StateDecoder {
     self.init(values: values, identifierPath: identifierPath, pass: nil)
   }
 
-  init(values: KeyedValues, identifierPath: String?, pass: RestorationPass?) {
-    self.materialized = values
+  /// Creates a decoder over values given whole, or, with `archive`, over a record's values,
+  /// read from the checked archive on demand.
+  init(
+    values: KeyedValues?, archive: CheckedArchive? = nil, record: Int = 0,
+    identifierPath: String?, pass: RestorationPass?
+  ) {
+    (materialized, self.archive, self.record) = (values, archive, record)
     self.identifierPath = identifierPath
     self.pass = pass
-    self.states = nil
-    self.record = 0
   }
 
-  /// Creates a decoder that reads a record's values from a checked archive on demand.
-  init(
-    states: ArchiveStates,
-    record: Int,
-    identifierPath: String?,
-    pass: RestorationPass?
-  ) {
-    self.materialized = nil
-    self.identifierPath = identifierPath
-    self.pass = pass
-    self.states = states
-    self.record = record
+  /// The number of keys asked for so far, which the archive uses to find the next one quickly.
+  private var asked = 0
+
+  /// The object of a key's value in the archive.
+  private func object(forKey key: String) -> Int? {
+    defer { asked += 1 }
+    return archive?.object(forKey: key, record: record, asked: asked)
   }
 
   /// The archived value of a key: from the values when they are whole, else from the archive.
   private func value(forKey key: String) -> StateValue? {
     if let materialized { return materialized[key] }
-    return states?.value(forKey: key, record: record)
+    return object(forKey: key).flatMap { archive?.value($0) }
   }
 
   /// Whether the archive holds a value for a key.
   public func contains(_ key: String) -> Bool {
     if let materialized { return materialized[key] != nil }
-    return states?.contains(key, record: record) ?? false
+    return object(forKey: key) != nil
   }
 
   /// The keys the archive holds for this object, in the order they were written.
   public var allKeys: [String] {
     if let materialized { return materialized.keys }
-    return states?.keys(record: record) ?? []
+    return archive?.keys(record: record) ?? []
   }
 
   // Inlinable so that the conversion is specialized in the caller, not looked up at run time.
@@ -96,10 +94,9 @@ public final class StateDecoder {
   ///
   /// - Throws: ``RestorationError`` (``RestorationError/Code/typeMismatch``) when the archived
   ///   value does not decode as `type`.
-  public func decode<T: Decodable>(
-    _ type: T.Type,
-    forKey key: String
-  ) throws(RestorationError) -> T? {
+  public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws(RestorationError)
+    -> T?
+  {
     guard let value = value(forKey: key) else { return nil }
     do {
       return try value.decoded(as: type)
@@ -112,26 +109,19 @@ public final class StateDecoder {
   ///
   /// - Throws: ``RestorationError`` with ``RestorationError/Code/keyNotFound`` when the key is
   ///   absent, or ``RestorationError/Code/typeMismatch`` when it holds another type.
-  public func decodeRequired<T: Decodable>(
-    _ type: T.Type,
-    forKey key: String
-  ) throws(RestorationError) -> T {
+  public func decodeRequired<T: Decodable>(_ type: T.Type, forKey key: String)
+    throws(RestorationError) -> T
+  {
     guard let value = value(forKey: key) else {
       throw RestorationError(
-        .keyNotFound,
-        "no value for the key",
-        identifierPath: identifierPath,
-        key: key
-      )
+        .keyNotFound, "no value for the key", identifierPath: identifierPath, key: key)
     }
     if let convertible = type as? any StateValueConvertible.Type {
       if let result = convertible.init(stateValue: value) as? T { return result }
       throw RestorationError(
-        .typeMismatch,
-        "expected \(T.self), found \(value.typeName)",
+        .typeMismatch, "expected \(T.self), found \(value.typeName)",
         identifierPath: identifierPath,
-        key: key
-      )
+        key: key)
     }
     do {
       return try value.decoded(as: type)
@@ -146,8 +136,10 @@ public final class StateDecoder {
   /// Reads a reference to another restorable object; nil when the key is absent, holds no
   /// reference, or the referenced object was not restored.
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
-    if materialized == nil, let states {
-      guard let index = states.recordIndex(forKey: key, record: record) else { return nil }
+    if materialized == nil, let archive {
+      guard let index = object(forKey: key).flatMap(archive.recordIndex(ofUID:)) else {
+        return nil
+      }
       return pass?.resolveReference(record: index)
     }
     guard case .reference(let path) = value(forKey: key) else { return nil }
@@ -170,11 +162,13 @@ public final class StateDecoder {
   ///
   /// - Returns: One entry per archived reference, or nil when the key does not hold an array.
   public func decodeReferences(forKey key: String) -> [DecodedReference]? {
-    if materialized == nil, let states {
-      guard let indices = states.recordIndices(forKey: key, record: record) else { return nil }
+    if materialized == nil, let archive {
+      guard let indices = object(forKey: key).flatMap(archive.recordIndices(ofArray:)) else {
+        return nil
+      }
       return indices.map { index in
         DecodedReference(
-          identifierPath: states.path(ofRecord: index),
+          identifierPath: archive.paths[index],
           object: pass?.resolveReference(record: index))
       }
     }

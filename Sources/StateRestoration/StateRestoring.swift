@@ -81,8 +81,7 @@ public protocol ObjectRestoration {
   ///   - coder: The object's coder, for state needed to create it.
   /// - Returns: The object, or nil to skip it.
   static func object(
-    withRestorationIdentifierPath identifierComponents: [String],
-    coder: StateDecoder
+    withRestorationIdentifierPath identifierComponents: [String], coder: StateDecoder
   ) -> (any StateRestoring)?
 }
 
@@ -107,8 +106,7 @@ public struct RestorationParentLink {
 
   /// Creates a link.
   public init(parent: any StateRestoring, index: Int? = nil) {
-    self.parent = parent
-    self.index = index
+    (self.parent, self.index) = (parent, index)
   }
 }
 
@@ -121,8 +119,7 @@ public struct StoryboardReference: Sendable, Hashable {
 
   /// Creates a reference.
   public init(name: String, identifier: String?) {
-    self.name = name
-    self.identifier = identifier
+    (self.name, self.identifier) = (name, identifier)
   }
 }
 
@@ -205,10 +202,9 @@ extension RestorationNode {
   public func restorationWillDecode(with coder: StateDecoder) {}
 
   /// Matches a child by identifier and index.
-  public func restorationChild(
-    withIdentifier identifier: String,
-    index: Int?
-  ) -> (any StateRestoring)? {
+  public func restorationChild(withIdentifier identifier: String, index: Int?)
+    -> (any StateRestoring)?
+  {
     for child in restorationChildren where child.restorationIdentifier == identifier {
       let link = IdentifierPathResolver.parentLink(of: child)
       if link?.index == index, link?.parent === self { return child }

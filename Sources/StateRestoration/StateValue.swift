@@ -230,12 +230,15 @@ where Key == String, Value: StateValueConvertible {
   @inlinable
   public init?(stateValue: StateValue) {
     guard case .dictionary(let values) = stateValue else { return nil }
-    var result: [String: Value] = [:]
-    result.reserveCapacity(values.count)
-    for (key, value) in values {
-      guard let element = Value(stateValue: value) else { return nil }
-      result[key] = element
-    }
+    // Mapped in place: hashing the keys again would cost more than the values.
+    guard
+      let result = try? values.mapValues({ (value) throws(RestorationError) -> Value in
+        guard let element = Value(stateValue: value) else {
+          throw RestorationError(.typeMismatch, "")
+        }
+        return element
+      })
+    else { return nil }
     self = result
   }
 }

@@ -295,7 +295,7 @@ import Testing
     let json = ArchiveDump.json(try DemoArchives.signIn())
     let root = try #require(
       try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    #expect(root["formatVersion"] as? String == "2.0")
+    #expect(root["formatVersion"] as? String == "3.0")
     let top = try #require(root["topLevel"] as? [String: Any])
     #expect((top["currentForm"] as? [String: String]) == ["$ref": "SignIn"])
     #expect((top["shortData"] as? [String: String]) == ["$data": "ChssPU4="])

@@ -99,7 +99,7 @@ import Testing
 
     let validate = try ArchiveTool.run(["validate", path])
     expectSuccess(validate)
-    #expect(validate.standardOutput == "\(path): valid (format 2.0, 5 objects, 0 warnings)\n")
+    #expect(validate.standardOutput == "\(path): valid (format 3.0, 5 objects, 0 warnings)\n")
   }
 
   @Test func sizesTakesABudgetAndALimit() throws {
@@ -172,13 +172,13 @@ import Testing
 
     // Warnings about an archive that decodes are findings, on standard output.
     let newerMinor = try files.write(
-      try Crafting.archive([Crafting.record("A")], minor: 3).encoded(), "newer-minor.data")
+      try Crafting.encoded(Crafting.archive([Crafting.record("A")]), minor: 3), "newer-minor.data")
     let warned = try ArchiveTool.run(["validate", newerMinor])
     expectSuccess(warned)
     #expect(
       warned.standardOutput == """
-        \(newerMinor): warning: format 2.3 is a newer minor version than 2.0; fields added since are ignored [version]
-        \(newerMinor): valid (format 2.3, 1 object, 1 warning)
+        \(newerMinor): warning: format 3.3 is a newer minor version than 3.0; fields added since are ignored [version]
+        \(newerMinor): valid (format 3.3, 1 object, 1 warning)
 
         """
     )
@@ -216,7 +216,7 @@ import Testing
     }
     let validate = try ArchiveTool.run(["validate"] + app)
     expectSuccess(validate)
-    #expect(validate.standardOutput == "\(path): valid (format 2.0, 5 objects, 0 warnings)\n")
+    #expect(validate.standardOutput == "\(path): valid (format 3.0, 5 objects, 0 warnings)\n")
 
     // `diff` compares one file, such as a copy kept earlier, with the app's archive now.
     let old = try files.write(try DemoArchives.talkDemo(sliderValue: 0.5).encoded(), "old.data")
@@ -309,11 +309,11 @@ import Testing
     flipped[try Crafting.offset(of: "FirstViewController", in: good)] ^= 0x20
     let corrupted = try files.write(flipped, "corrupted.data")
     let newer = try files.write(
-      try Crafting.archive([Crafting.record("A")], major: 3).encoded(), "newer.data")
+      try Crafting.encoded(Crafting.archive([Crafting.record("A")]), major: 4), "newer.data")
     let plist = try files.write(
       try PropertyList.write(.dictionary(["a": .integer(1)])), "other.plist")
     let older = try files.write(
-      try Crafting.archive([Crafting.record("A")], major: 0).encoded(), "older.data")
+      try Crafting.encoded(Crafting.archive([Crafting.record("A")]), major: 1), "older.data")
     let empty = try files.write([], "empty.data")
     let other = try files.write(good, "good.data")
 
@@ -328,8 +328,8 @@ import Testing
         ": damaged archive: the file was cut short after \(good.count / 2) bytes\n"
       ),
       (corrupted, .damaged, "damaged archive: checksum is"),
-      (newer, .unsupportedVersion, "unsupported archive: archive format 3.0 is newer"),
-      (older, .unsupportedVersion, "unsupported archive: layout version 0.0 is not a known"),
+      (newer, .unsupportedVersion, "unsupported archive: archive format 4.0 is newer"),
+      (older, .unsupportedVersion, "unsupported archive: archive format 1.0 is older than"),
       (empty, .notArchive, "not a restoration archive: the file is empty (0 bytes)"),
     ]
     for (path, status, words) in cases {

@@ -14,10 +14,15 @@ import Testing
     import base64, json, math, plistlib, sys
     raw = open(sys.argv[1], "rb").read()
     archive = plistlib.loads(raw)
-    records = archive["objects"]
-    # A record's path is its parent's path, "/" and its name (format 2).
-    for r in records:
-        r["path"] = records[r["parent"]]["path"] + "/" + r["name"] if "parent" in r else r["name"]
+    # Format 3: one column per field, one element per record; kinds and classes in "types".
+    columns, types, records = archive["objects"], archive["types"], []
+    for i, name in enumerate(columns["name"]):
+        r = dict(types[columns["type"][i]], state=columns["state"][i])
+        parent = columns["parent"][i]
+        r["path"] = name if parent < 0 else records[parent]["path"] + "/" + name
+        if columns.get("sensitiveKeys", [[]] * (i + 1))[i]:
+            r["sensitiveKeys"] = columns["sensitiveKeys"][i]
+        records.append(r)
 
     def iso(value):
         text = value.strftime("%Y-%m-%dT%H:%M:%S")

@@ -87,16 +87,29 @@ private let everyType = Value.dictionary([
     #expect(try Value.read(reader.topObject, reader) == everyType)
   }
 
-  @Test func scalarsAreWrittenOnceAndDataEachTime() throws {
+  @Test func scalarsAreWrittenOnceAndDataAndUIDsEachTime() throws {
     var writer = BinaryPropertyListWriter()
     #expect(writer.addString("a") == writer.addString("a"))
     #expect(writer.addInteger(5) == writer.addInteger(5))
     #expect(writer.addReal(1.5) == writer.addReal(1.5))
     #expect(writer.addDate(1) == writer.addDate(1))
     #expect(writer.addBool(true) == writer.addBool(true))
-    #expect(writer.addUID(2) == writer.addUID(2))
+    #expect(writer.addUID(2) != writer.addUID(2))
     #expect(writer.addData([1]) != writer.addData([1]))
-    #expect(writer.objectCount == 8)
+    #expect(writer.objectCount == 9)
+  }
+
+  /// Containers and UIDs are written after the scalars, UIDs with the values a mapping gives.
+  @Test func uidsAreWrittenWithTheValuesTheMappingGives() throws {
+    var writer = BinaryPropertyListWriter()
+    let first = writer.addUID(0)
+    let second = writer.addUID(1)
+    let top = writer.addArray([first, second, writer.addString("after")])
+    let file = writer.makeBytes(top: top) { $0 == 0 ? 300 : 7 }
+    let reader = try BinaryPropertyListReader(file)
+    #expect(
+      try Value.read(reader.topObject, reader) == .array([.uid(300), .uid(7), .string("after")]))
+    #expect(writer.objectCount == 0, "the writer is empty once the file is made")
   }
 
   /// Strings are shared only when their bytes are equal: a precomposed `é` and `e` with a

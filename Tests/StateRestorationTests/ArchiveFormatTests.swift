@@ -32,8 +32,6 @@ import Testing
     }
     func archive(sharing: Bool) throws -> [UInt8] {
       var archive = RestorationArchive()
-      archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
-      archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
       for index in 0..<200 {
         let value = sharing ? 0 : index + 1
         var state = KeyedValues()
@@ -62,8 +60,6 @@ import Testing
     let path = { (index: Int) in "Root/:[\(index)]:/Item\(index)" }
     for count in [1_500, 1_501, 1_503, 1_507] {
       var archive = RestorationArchive()
-      archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
-      archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
       archive.records = [
         RestorationArchive.Record(identifierPath: "Root", kind: .viewController, className: "R")
       ]
@@ -119,10 +115,13 @@ import Testing
       assert raw[8] == 0x44, "checksum object is not at byte 8"
       assert int.from_bytes(raw[9:13], "big") == zlib.crc32(raw[13:]), "checksum mismatch"
       assert archive["checksum"] == raw[9:13]
-      records = archive["objects"]
-      # A record's path is its parent's path, "/" and its name (format 2).
-      for r in records:
-          r["path"] = records[r["parent"]]["path"] + "/" + r["name"] if "parent" in r else r["name"]
+      # Format 3: one column per field, one element per record; kinds and classes in "types".
+      columns, records = archive["objects"], []
+      for i, name in enumerate(columns["name"]):
+          r = dict(archive["types"][columns["type"][i]], state=columns["state"][i])
+          parent = columns["parent"][i]
+          r["path"] = name if parent < 0 else records[parent]["path"] + "/" + name
+          records.append(r)
       def plain(value):
           if isinstance(value, plistlib.UID):
               return {"$ref": records[value.data]["path"]}
@@ -152,7 +151,7 @@ import Testing
     )
     #expect(json["format"] as? String == "StateRestorationArchive")
     let top = try #require(json["top"] as? [String: Any])
-    #expect(top["kUIStateRestorationArchiveMajorVersionKey"] as? Int == 2)
+    #expect(top["kUIStateRestorationArchiveMajorVersionKey"] as? Int == 3)
     #expect(top["uiVersion"] as? String == "3.1")
     #expect(top["unicode"] as? String == "naïve ☃")
     #expect(top["blob"] as? String == "010203")

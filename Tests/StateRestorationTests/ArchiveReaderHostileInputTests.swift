@@ -172,7 +172,7 @@ import Testing
       """
       import plistlib, sys
       archive = plistlib.loads(open(sys.argv[1], "rb").read())
-      print(len(archive["objects"]), archive["objects"][-1]["state"]["value"])
+      print(len(archive["objects"]["name"]), archive["objects"]["state"][-1]["value"])
       """,
       [file.path]
     )

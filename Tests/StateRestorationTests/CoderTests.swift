@@ -20,8 +20,6 @@ private struct Pet: Codable, Equatable {
     let coder = StateCoder()
     try encode(coder)
     var archive = RestorationArchive()
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
-    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
     archive.records = [
       .init(identifierPath: "Object", kind: .object, className: "Object", state: coder.values)
     ]

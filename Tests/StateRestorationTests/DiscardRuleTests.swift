@@ -143,10 +143,9 @@ import Testing
   }
 
   @Test func archiveFromANewerMajorVersionIsDiscarded() throws {
-    var archive = RestorationArchive()
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(3)
-    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
-    let store = InMemoryArchiveStore(contents: [.archive: try archive.encoded()])
+    let bytes = try RestorationArchive().encoded(
+      allowingDuplicatePaths: false, version: .init(major: 4, minor: 0))
+    let store = InMemoryArchiveStore(contents: [.archive: bytes])
     let (report, _) = launch(store)
     guard case .discarded(.unreadable(let error)) = report.outcome else {
       Issue.record("expected an unreadable archive, got \(report.outcome)")
@@ -155,20 +154,19 @@ import Testing
     #expect(error.code == .unsupportedVersion)
   }
 
-  @Test(arguments: [0, -1])
-  func archiveWithAMajorVersionBelowOneIsUnsupported(major: Int) throws {
-    // Layout versions start at 1.0: an archive that says 0.x was not written by any reader's
-    // writer, and must not be read as if it were 1.x.
-    var archive = RestorationArchive()
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(Int64(major))
-    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
-    let bytes = try archive.encoded()
+  @Test(arguments: [1, 0, -1])
+  func archiveWithAMajorVersionBelowTwoIsUnsupported(major: Int) throws {
+    // 2.0 is the first layout a release wrote: an archive that says less was not written by
+    // any release, and must not be read as if it were.
+    let bytes = try RestorationArchive().encoded(
+      allowingDuplicatePaths: false, version: .init(major: major, minor: 0))
     #expect {
       try RestorationArchive(decoding: bytes)
     } throws: { error in
       let error = error as? RestorationError
       return error?.code == .unsupportedVersion
-        && error?.message == "layout version \(major).0 is not a known version"
+        && error?.message
+          == "archive format \(major).0 is older than any released format (2.0)"
     }
     let store = InMemoryArchiveStore(contents: [.archive: bytes])
     let (report, _) = launch(store)

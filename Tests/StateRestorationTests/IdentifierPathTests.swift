@@ -311,25 +311,26 @@ private final class Referrer: StateRestoring {
     #expect(IdentifierPath.depth(of: "////////:[1]:/") == 9)
   }
 
-  @Test func recordsAreOrderedByTheDepthOfTheirWholePathWhateverTheIdentifiersHold() {
-    // Identifiers with separators, one that reads as an index component, and a non-ASCII one
-    // give the children of one parent depths of 4, 2, 1 and 3: the archive lists them by the
-    // depth `IdentifierPath.depth(of:)` gives their whole paths, walk order among equals.
+  @Test func recordsFollowTheWalkAndReadBackWhateverTheIdentifiersHold() throws {
+    // Identifiers with separators, one that reads as an index component, an empty one and a
+    // non-ASCII one: the archive lists the children in walk order, and each path reads back
+    // whole, however the file splits it into a parent and a name.
     let root = TestController("Root")
-    for identifier in ["p/q/r", "B", ":[7]:", "Ñ/ñ"] {
-      root.addChild(TestController(identifier))
+    for identifier in ["p/q/r", "B", ":[7]:", "Ñ/ñ", ""] {
+      let child = TestController(identifier)
+      child.addChild(TestController("Leaf"))
+      root.addChild(child)
     }
     let paths = preservedPaths([root]).identifierPaths
-    #expect(
-      paths == [
-        "Root",
-        "Root/:[2]:/:[7]:",
-        "Root/:[1]:/B",
-        "Root/:[3]:/Ñ/ñ",
-        "Root/:[0]:/p/q/r",
-      ]
-    )
-    #expect(paths.map(IdentifierPath.depth(of:)) == [1, 1, 2, 3, 4])
+    let expected = [
+      "Root", "Root/:[0]:/p/q/r", "Root/:[1]:/B", "Root/:[2]:/:[7]:", "Root/:[3]:/Ñ/ñ",
+      "Root/:[4]:/", "Root/:[0]:/p/q/r/:[0]:/Leaf", "Root/:[1]:/B/:[0]:/Leaf",
+      "Root/:[2]:/:[7]:/:[0]:/Leaf", "Root/:[3]:/Ñ/ñ/:[0]:/Leaf", "Root/:[4]://:[0]:/Leaf",
+    ]
+    #expect(paths == expected)
+    let engine = makeEngine(store: InMemoryArchiveStore(), delegate: TestDelegate())
+    let archive = try #require(engine.makeArchive(roots: [root]).archive)
+    #expect(archive.rootIdentifierPaths == expected)
   }
 }
 

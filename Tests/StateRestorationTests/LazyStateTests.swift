@@ -13,8 +13,6 @@ import Testing
   /// references, under the engine's layout.
   func richArchive() throws -> [UInt8] {
     var archive = RestorationArchive()
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
-    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
     var root = KeyedValues()
     root["title"] = .string("Root")
     root["count"] = .integer(-3)
@@ -66,11 +64,14 @@ import Testing
   /// - Returns: The archive read, or the reader's error.
   func lazy(_ bytes: [UInt8]) -> Result<RestorationArchive, RestorationError> {
     do {
-      let (read, states) = try RestorationArchive.readLazily(bytes, limits: .default)
-      var archive = read
+      let file = try CheckedArchive(bytes, limits: .default)
+      var archive = file.makeArchive()
       for index in archive.records.indices {
-        #expect(archive.records[index].state.isEmpty)
-        archive.records[index].state = states.values(record: index)
+        // Each value as a decoder reads it: key by key.
+        archive.records[index].state = KeyedValues(
+          file.keys(record: index).compactMap { key in
+            file.value(forKey: key, record: index).map { (key, $0) }
+          })
       }
       return .success(archive)
     } catch {
@@ -116,7 +117,8 @@ import Testing
   @Test func lazyReadingGivesTheFullReadersValues() throws {
     let bytes = try richArchive()
     let full = try RestorationArchive(decoding: bytes)
-    let (archive, states) = try RestorationArchive.readLazily(bytes, limits: .default)
+    let states = try CheckedArchive(bytes, limits: .default)
+    let archive = states.makeArchive()
     #expect(archive.records.map(\.identifierPath) == full.records.map(\.identifierPath))
     #expect(archive.topLevel == full.topLevel)
     for (index, record) in full.records.enumerated() {
@@ -137,8 +139,6 @@ import Testing
   /// must all read as the full reader reads them.
   @Test func keysBuiltAtRunTimeAndKeysOfOtherRecordsReadAsTheFullReaderReadsThem() throws {
     var archive = RestorationArchive()
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
-    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
     // Names longer than a `String` holds inline, all of one length.
     let long = (0..<6).map { "a key name too long to fit inline #\($0)" }
     for record in 0..<3 {
@@ -152,7 +152,7 @@ import Testing
           identifierPath: "Object\(record)", kind: .object, className: "Object", state: state))
     }
     let bytes = try archive.encoded()
-    let (_, states) = try RestorationArchive.readLazily(bytes, limits: .default)
+    let states = try CheckedArchive(bytes, limits: .default)
     // Absent names too, one of them as long as the others.
     let absent = String(repeating: "z", count: long[0].utf8.count)
     let names = long + ["short0", "short1", "short2", "absent", absent]
@@ -195,8 +195,6 @@ import Testing
   /// values that are not arrays and keys that are absent.
   @Test func integerArraysDecodeAsThroughTheirStateValues() throws {
     var archive = RestorationArchive()
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
-    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
     var state = KeyedValues()
     state["widths"] = .array([
       .integer(0), .integer(255), .integer(300), .integer(70_000), .integer(1 << 40),
@@ -248,7 +246,7 @@ import Testing
       return CraftedArchive.bytes(
         records: (0..<600).map { index in
           .dictionary([
-            ("path", .string("Root/:[\(index)]:/Item")), ("kind", .string("object")),
+            ("name", .string("Root/:[\(index)]:/Item")), ("kind", .string("object")),
             ("class", .string("Item")),
             ("state", .dictionary([("list", .shared("list", .array(list)))])),
           ])
@@ -281,8 +279,6 @@ import Testing
     // A record whose state references a record that does not exist: found by the check, before
     // any object is located or decoded.
     var archive = RestorationArchive()
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
-    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
     var state = KeyedValues()
     state["value"] = .integer(1)
     state["sibling"] = .reference("TabController/:[1]:/NavigationController")

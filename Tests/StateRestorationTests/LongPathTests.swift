@@ -7,13 +7,11 @@ import Testing
 @Suite struct LongPathTests {
   /// An archive of one record whose path is `count` copies of `component`.
   static func singlePathArchive(_ component: String, count: Int) throws -> [UInt8] {
-    var top = KeyedValues()
-    top[RestorationArchive.Key.majorVersion] = .integer(1)
-    top[RestorationArchive.Key.minorVersion] = .integer(0)
     let path = Array(repeating: component, count: count).joined(separator: "/")
     let record = RestorationArchive.Record(
       identifierPath: path, kind: .viewController, className: "TestController")
-    return try RestorationArchive(topLevel: top, records: [record]).encoded()
+    return try RestorationArchive(records: [record]).encoded(
+      allowingDuplicatePaths: false, limits: .unbounded)
   }
 
   /// Restores the bytes, timing the processor time of this thread: the tests that run beside
@@ -75,11 +73,11 @@ import Testing
   /// Records that share one path object in the file still count in full towards the total: a
   /// file of 20 KB cannot make the restore analyse 2 MB of paths, under the default limits.
   @Test func sharedPathsCountTowardsTheTotal() throws {
-    let path = CraftedValue.shared("path", .string(String(repeating: "p", count: 4_000)))
+    let path = CraftedValue.shared("name", .string(String(repeating: "p", count: 4_000)))
     let record = CraftedValue.shared(
       "record",
       .dictionary([
-        ("path", path), ("kind", .string("object")), ("class", .string("Object")),
+        ("name", path), ("kind", .string("object")), ("class", .string("Object")),
         ("state", .dictionary([])),
       ]))
     let bytes = CraftedArchive.bytes(records: Array(repeating: record, count: 500))
@@ -99,9 +97,7 @@ import Testing
         RestorationArchive.Record(
           identifierPath: "\(parent)/\($0)", kind: .object, className: "Object")
       }
-    var archive = RestorationArchive(records: records)
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(2)
-    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
+    let archive = RestorationArchive(records: records)
     let bytes = try archive.encoded()
     #expect(bytes.count < 200_000)
     let error = #expect(throws: RestorationError.self) { try RestorationArchive(decoding: bytes) }

@@ -356,7 +356,7 @@ import Testing
     #expect(topLevel?[RestorationArchive.Key.bundleVersion] == .string("1"))
     #expect(topLevel?[RestorationArchive.Key.systemVersion] == .string("8.0"))
     #expect(topLevel?[RestorationArchive.Key.userInterfaceIdiom] == .string("phone"))
-    #expect(topLevel?[RestorationArchive.Key.majorVersion] == .integer(2))
+    #expect(topLevel?[RestorationArchive.Key.majorVersion] == .integer(3))
     #expect(topLevel?[RestorationArchive.Key.minorVersion] == .integer(0))
     if case .date = topLevel?[RestorationArchive.Key.timestamp] {
     } else {
@@ -454,8 +454,6 @@ import Testing
 
   @Test func duplicatePathsInAnArchiveAreSkippedAfterTheFirst() throws {
     var archive = RestorationArchive()
-    archive.topLevel[RestorationArchive.Key.majorVersion] = .integer(1)
-    archive.topLevel[RestorationArchive.Key.minorVersion] = .integer(0)
     let first = RestorationArchive.Record(
       identifierPath: "Root",
       kind: .viewController,

@@ -79,32 +79,43 @@ import Testing
   /// restoration class, duplicate paths, children archived before their parents, and children
   /// of parents not restored.
   @Test func aRestoreOfManyRecordsReportsEveryCase() throws {
-    // Crafted: the engine's writer refuses duplicate paths.
-    func record(_ path: String, _ value: Int64, restorationClass: String? = nil) -> CraftedValue {
+    // Crafted: the engine's writer refuses duplicate paths. Release 0.1.0's layout, each record
+    // under the earlier record of its direct parent path, as that release wrote them.
+    var records: [CraftedValue] = []
+    var firstRecords: [String: Int] = [:]
+    func record(_ path: String, _ value: Int64, restorationClass: String? = nil) {
       var fields: [(String, CraftedValue)] = [
-        ("path", .string(path)), ("kind", .string("viewController")),
-        ("class", .string("TestController")),
+        ("kind", .string("viewController")), ("class", .string("TestController")),
       ]
+      if let parent = IdentifierPath.parent(of: path), let number = firstRecords[parent] {
+        fields += [
+          ("parent", .integer(Int64(number))),
+          ("name", .string(String(path.dropFirst(parent.count + 1)))),
+        ]
+      } else {
+        fields.append(("name", .string(path)))
+      }
       if let restorationClass { fields.append(("restorationClass", .string(restorationClass))) }
       var state: [(String, CraftedValue)] = [("value", .integer(value))]
       // CityRestoration returns nil for this one.
       if path.hasSuffix("Refused") { state.append(("returnNil", .integer(1))) }
       fields.append(("state", .dictionary(state)))
-      return .dictionary(fields)
+      firstRecords[path] = firstRecords[path] ?? records.count
+      records.append(.dictionary(fields))
     }
     // A grandchild before its parent: not restored, as its parent had no record yet.
-    var records = [record("Root/:[0]:/Child0/:[0]:/Early", -1), record("Root", 0)]
+    record("Root/:[0]:/Child0/:[0]:/Early", -1)
+    record("Root", 0)
     for index in 0..<700 {
       let path = "Root/:[\(index)]:/Child\(index)"
       // Children 0 to 299 are in the launch tree; the others come from a restoration class.
-      records.append(
-        record(path, Int64(index), restorationClass: index < 300 ? nil : "CityRestoration"))
-      if index % 7 == 0 { records.append(record(path, Int64(-index))) }
-      if index % 5 == 0 { records.append(record(path + "/:[0]:/Grandchild", Int64(index * 10))) }
+      record(path, Int64(index), restorationClass: index < 300 ? nil : "CityRestoration")
+      if index % 7 == 0 { record(path, Int64(-index)) }
+      if index % 5 == 0 { record(path + "/:[0]:/Grandchild", Int64(index * 10)) }
     }
     // A child of an object that is not restored.
-    records.append(record("Root/:[900]:/Refused", 900, restorationClass: "CityRestoration"))
-    records.append(record("Root/:[900]:/Refused/:[0]:/Orphan", 901))
+    record("Root/:[900]:/Refused", 900, restorationClass: "CityRestoration")
+    record("Root/:[900]:/Refused/:[0]:/Orphan", 901)
     let bytes = CraftedArchive.bytes(records: records)
 
     let store = InMemoryArchiveStore()

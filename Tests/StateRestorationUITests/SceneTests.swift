@@ -764,7 +764,7 @@ struct SceneTests {
     #expect(clock.now - start < .seconds(5))
     let warnings = log.lines(at: .warning).joined(separator: "\n")
     for file in ["scene activity", "index of scene sessions"] {
-      #expect(warnings.contains("the \(file) would take more than"), "\(warnings)")
+      #expect(warnings.contains("the \(file): values would take more than"), "\(warnings)")
     }
   }
 

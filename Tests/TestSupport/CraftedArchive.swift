@@ -44,7 +44,8 @@ package indirect enum CraftedValue: Sendable {
 /// a valid CRC-32), holding whatever values a test wants, of any type, in any field. Independent of the engine's writer, so the reader is tested against
 /// files the engine would never write.
 package enum CraftedArchive {
-  /// The bytes of a version 1.0 archive holding `records`, with an empty top level.
+  /// The bytes of a version 2.0 archive (release 0.1.0's layout, a dictionary per record)
+  /// holding `records`, with an empty top level.
   ///
   /// - Parameter records: The `objects` array's elements.
   /// - Returns: The file's bytes, with a valid checksum.
@@ -54,7 +55,7 @@ package enum CraftedArchive {
       (
         "topLevel",
         .dictionary([
-          ("kUIStateRestorationArchiveMajorVersionKey", .integer(1)),
+          ("kUIStateRestorationArchiveMajorVersionKey", .integer(2)),
           ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
         ])
       ),

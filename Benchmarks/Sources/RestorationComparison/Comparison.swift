@@ -207,14 +207,23 @@ package struct Comparison {
       }
       if measurement.skipped == nil {
         if measurement.contender == .engine {
-          progress("engine's full preserve and restore \(label)")
-          try measureFullCycle(workload, repetitions: runs, into: &measurement)
           try measureInMemory(workload, into: &measurement)
         }
         history[measurement.contender, default: []].append(
           (size, ((measurement.encode ?? 0) + (measurement.decode ?? 0)) / 1000))
       }
       results.append(measurement)
+    }
+    // The full cycles, from the app's state to a file and back to live objects, in rounds too.
+    let cycling = results.indices.filter {
+      results[$0].skipped == nil
+        && [.engine, .propertyListEncoder, .jsonEncoder].contains(results[$0].contender)
+    }
+    if !cycling.isEmpty {
+      progress(
+        "full preserve and restore of \(cycling.map { results[$0].contender.rawValue }.joined(separator: ", ")) \(label)"
+      )
+      try measureFullCycles(workload, into: &results, at: cycling)
     }
     return results
   }
@@ -289,44 +298,65 @@ package struct Comparison {
     return TimedRun(startedAt: (encodeStart - began).seconds, encode: encode, decode: decode)
   }
 
-  /// The engine's full preserve (to a real file) and full restore (from it), in wall-clock
-  /// time.
+  /// Each contender's full preserve (the app's state to a real file) and full restore (the
+  /// file back to live objects), in wall-clock time, in rounds of one of each per contender.
   ///
-  /// Each restore is a new process's: the objects the app builds at launch, and an engine with
-  /// that launch's registry, made before the timed call.
-  private func measureFullCycle(
-    _ workload: Workload,
-    repetitions: Int,
-    into measurement: inout Measurement
+  /// The engine's are its `preserveApplicationState` and `restoreApplicationState`, each restore
+  /// a new process's: the objects the app builds at launch, and an engine with that launch's
+  /// registry, made before the timed call. A Foundation contender's are
+  /// ``FoundationFullCycle``'s, written as the engine writes its archive.
+  private func measureFullCycles(
+    _ workload: Workload, into results: inout [Measurement], at indices: [Int]
   ) throws {
     let contender = EngineContender(workload)
     let store = try FileArchiveStore(stateRoot: folder, bundleIdentifier: "com.example.benchmark")
     let engine = contender.makeEngine(store: store)
-    var preserveTimes: [Double] = []
-    var writeTimes: [Double] = []
-    var restoreTimes: [Double] = []
-    let clock = ContinuousClock()
-    for _ in 0..<max(1, repetitions) + 1 {
-      let start = clock.now
-      let report = engine.preserveApplicationState(roots: contender.model.roots)
-      let elapsed = (clock.now - start).milliseconds
-      try contender.check(report)
-      preserveTimes.append(elapsed)
-      writeTimes.append(report.timings[.write]?.milliseconds ?? 0)
-
-      let launch = contender.model.makeLaunch()
-      let restoring = contender.makeEngine(store: store, registry: launch.registry)
-      let restoreStart = clock.now
-      let restored = restoring.restoreApplicationState(roots: launch.roots)
-      let restoreElapsed = (clock.now - restoreStart).milliseconds
-      try contender.check(restored)
-      restoreTimes.append(restoreElapsed)
-      withExtendedLifetime(launch) {}
+    let foundation = try indices.map { index in
+      results[index].contender == .engine
+        ? nil : try FoundationFullCycle(results[index].contender, workload, folder: folder)
     }
-    // The first cycle warms up the file system and the allocator.
-    measurement.preserve = median(Array(preserveTimes.dropFirst()))
-    measurement.preserveWrite = median(Array(writeTimes.dropFirst()))
-    measurement.restore = median(Array(restoreTimes.dropFirst()))
+    var times = [(preserve: [Double], write: [Double], restore: [Double])](
+      repeating: ([], [], []), count: indices.count)
+    let clock = ContinuousClock()
+    // The first round warms up the file system and the allocator.
+    for round in 0..<max(1, runs) + 1 {
+      for (position, cycle) in foundation.enumerated() {
+        var (preserve, write, restore) = (0.0, 0.0, 0.0)
+        if let cycle {
+          let start = clock.now
+          try cycle.preserve()
+          preserve = (clock.now - start).milliseconds
+          let restoreStart = clock.now
+          let objects = try cycle.restore()
+          restore = (clock.now - restoreStart).milliseconds
+          withExtendedLifetime(objects) {}
+        } else {
+          let start = clock.now
+          let report = engine.preserveApplicationState(roots: contender.model.roots)
+          preserve = (clock.now - start).milliseconds
+          try contender.check(report)
+          write = report.timings[.write]?.milliseconds ?? 0
+          let launch = contender.model.makeLaunch()
+          let restoring = contender.makeEngine(store: store, registry: launch.registry)
+          let restoreStart = clock.now
+          let restored = restoring.restoreApplicationState(roots: launch.roots)
+          restore = (clock.now - restoreStart).milliseconds
+          try contender.check(restored)
+          withExtendedLifetime(launch) {}
+        }
+        guard round > 0 else { continue }
+        times[position].preserve.append(preserve)
+        times[position].write.append(write)
+        times[position].restore.append(restore)
+      }
+    }
+    for (position, index) in indices.enumerated() {
+      results[index].preserve = median(times[position].preserve)
+      results[index].restore = median(times[position].restore)
+      if results[index].contender == .engine {
+        results[index].preserveWrite = median(times[position].write)
+      }
+    }
   }
 
   /// The engine's full preserve and restore with the archive in memory, in CPU time: what the

@@ -69,12 +69,14 @@ package final class EngineContender {
     return engine
   }
 
-  /// Walks the objects and encodes them: the archive's bytes, as a preserve writes them.
+  /// Walks the objects and encodes them: the archive's bytes, as a preserve writes them into
+  /// the engine's store (in memory, for the comparison's encode).
   package func encode(with engine: RestorationEngine) throws -> [UInt8] {
-    guard let archive = engine.makeArchive(roots: model.roots).archive else {
-      throw ComparisonFailure("the engine made no archive")
+    try check(engine.preserveApplicationState(roots: model.roots))
+    guard let bytes = try engine.store.read(.archive, maxSize: .max) else {
+      throw ComparisonFailure("the engine's store holds no archive")
     }
-    return try archive.encoded()
+    return bytes
   }
 
   /// Decodes an archive's bytes.

@@ -102,3 +102,26 @@ package struct EngineProfiler {
     return result
   }
 }
+
+/// A Foundation contender's encode or decode, repeated for a profiler: both run in
+/// `*ContenderProfiler*step*`, so that instruction counts compare with the engine's.
+package struct ContenderProfiler {
+  let coder: any ContenderCoder
+  let bytes: [UInt8]
+
+  /// Makes the contender's coder for a shape's state, and its bytes.
+  package init(_ contender: Contender, _ workload: Workload) throws {
+    coder = makeCoder(contender, workload)
+    bytes = try coder.encode()
+  }
+
+  /// Encodes the state, or decodes its bytes.
+  @inline(never)
+  package func step(encoding: Bool) throws {
+    if encoding {
+      _ = try coder.encode()
+    } else {
+      try coder.decode(bytes)
+    }
+  }
+}

@@ -35,11 +35,15 @@ package func comparisonTable(_ results: [Measurement]) -> String {
     let bytes = cell(
       result.bytes.map(Double.init), engine?.bytes.map(Double.init), isEngine, format: megabytes)
     let memory = result.peakMemory.map { megabytes(Double($0)) } ?? "n/a"
-    var preserve = result.preserve.map(milliseconds) ?? ""
+    var preserve =
+      result.preserve == nil
+      ? "" : cell(result.preserve, engine?.preserve, isEngine, format: milliseconds)
     if let write = result.preserveWrite, !preserve.isEmpty {
       preserve += " (\(milliseconds(write)))"
     }
-    let restore = result.restore.map(milliseconds) ?? ""
+    let restore =
+      result.restore == nil
+      ? "" : cell(result.restore, engine?.restore, isEngine, format: milliseconds)
     var row =
       "| \(grouped(result.objects)) | \(name) | \(encode) | \(decode) | \(bytes) | \(memory) | \(preserve) | \(restore) |"
     if showsCPU {

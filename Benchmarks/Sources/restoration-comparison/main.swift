@@ -222,7 +222,17 @@ struct Profile: ParsableCommand {
   @Option(help: "How the linear shape's selections vary (see the compare command).")
   var selections: UIState.Selections = .repeated
 
+  @Option(
+    help: """
+      Profile another contender's encode or decode instead of the engine's; it runs in \
+      '*ContenderProfiler*step*'.
+      """)
+  var contender: Contender = .engine
+
   func validate() throws {
+    guard contender == .engine || operation == .encode || operation == .decode else {
+      throw ValidationError("--contender applies to encode and decode")
+    }
     guard objects >= 2 else { throw ValidationError("-n must be at least 2") }
     guard iterations >= 0 else { throw ValidationError("--iterations must not be negative") }
     guard !fileStore || operation == .preserve || operation == .restore else {
@@ -231,6 +241,12 @@ struct Profile: ParsableCommand {
   }
 
   func run() throws {
+    guard contender == .engine else {
+      let profiler = try ContenderProfiler(
+        contender, Workload(shape: shape, count: objects, selections: selections))
+      for _ in 0..<iterations { try profiler.step(encoding: operation == .encode) }
+      return
+    }
     let folder = fileStore ? temporaryFolder(named: "restoration-profile") : nil
     defer { if let folder { try? FileManager.default.removeItem(atPath: folder) } }
     let profiler = try EngineProfiler(

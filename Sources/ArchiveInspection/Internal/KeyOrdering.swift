@@ -27,3 +27,15 @@ enum KeyOrdering {
     return engine + sorted(present.subtracting(engineTopLevelKeys))
   }
 }
+
+extension RestorationArchive {
+  /// The top level as the file holds it, the format version's keys first.
+  var fileTopLevel: KeyedValues {
+    var values = KeyedValues([
+      (Key.majorVersion, .integer(Int64(version.major))),
+      (Key.minorVersion, .integer(Int64(version.minor))),
+    ])
+    for (key, value) in topLevel { values[key] = value }
+    return values
+  }
+}

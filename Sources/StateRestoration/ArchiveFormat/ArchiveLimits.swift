@@ -52,6 +52,11 @@ public struct ArchiveLimits: Sendable, Hashable {
   /// exhaust memory.
   public static let `default` = ArchiveLimits()
 
+  /// No limit on paths, for tests that write archives beyond the defaults.
+  package static let unbounded = ArchiveLimits(
+    maxIdentifierPathLength: .max, maxIdentifierPathComponents: .max,
+    maxTotalIdentifierPathLength: .max)
+
   /// Checks one record's identifier path against the path limits, and adds its length to
   /// `total`, the length of the paths checked before it; a path read from a file of `fileSize`
   /// bytes is held to the file's share of the total.
@@ -73,7 +78,13 @@ public struct ArchiveLimits: Sendable, Hashable {
     }
     // A path has at most one component more than it has bytes: most need no counting.
     guard length >= maxIdentifierPathComponents else { return nil }
-    let components = path.utf8.count { $0 == UInt8(ascii: "/") } + 1
+    // Scanned as a buffer: a hostile file may hold megabytes of paths.
+    var path = path
+    let components = path.withUTF8 { buffer in
+      var count = 1
+      for byte in buffer where byte == UInt8(ascii: "/") { count += 1 }
+      return count
+    }
     if components > maxIdentifierPathComponents {
       return
         "an identifier path of \(components) components, above the limit of \(maxIdentifierPathComponents)"

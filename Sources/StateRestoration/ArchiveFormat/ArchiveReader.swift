@@ -1,35 +1,22 @@
 internal import BinaryPropertyList
 
-// The on-disk layout of a restoration archive (docs/ArchiveFormat.md):
-//
-//   root dictionary
-//     checksum  data(4)  CRC-32 of every byte after this object; always the object at byte 8
-//     format    "StateRestorationArchive"
-//     topLevel  dictionary: version keys, bundle/system version, timestamp, idiom, app keys
-//     objects   array of records, parents before children:
-//                 parent?, name, kind, class, restorationClass?, storyboard?,
-//                 storyboardIdentifier?, sensitiveKeys?, state (dictionary; references are
-//                 UIDs = record indices)
-//
-// A record's identifier path is its parent record's path, `/` and its name; a record without a
-// parent has its whole path as its name. Format 1.x stored the whole path, as `path`.
-
-/// The field names of the archive layout.
+/// The field names of the archive layout (docs/ArchiveFormat.md), for its writer and reader.
 enum ArchiveField {
   static let checksum = "checksum"
   static let format = "format"
   static let topLevel = "topLevel"
+  static let types = "types"
   static let objects = "objects"
-  static let path = "path"
   static let parent = "parent"
   static let name = "name"
+  static let type = "type"
+  static let state = "state"
+  static let sensitiveKeys = "sensitiveKeys"
   static let kind = "kind"
   static let className = "class"
   static let restorationClass = "restorationClass"
   static let storyboard = "storyboard"
   static let storyboardIdentifier = "storyboardIdentifier"
-  static let sensitiveKeys = "sensitiveKeys"
-  static let state = "state"
   /// The value of the `format` field.
   static let formatName = "StateRestorationArchive"
   /// Where the checksum object starts, and its size (a marker and 4 bytes).
@@ -37,166 +24,271 @@ enum ArchiveField {
   static let checksumSize = 5
 }
 
-extension RestorationArchive {
-  /// Reads an archive from the bytes of a file, checking everything.
+/// What a record is: its kind and class, and where it can be re-created from.
+///
+/// Records of one class share one, so that a class's name is stored once.
+struct RecordType: Hashable {
+  var kind: RestorationKind
+  var className: String
+  var restorationClassName: String?
+  var storyboard: StoryboardReference?
+}
+
+/// An archive file, checked whole, its records' states left in the file until a decoder asks
+/// for a value: a restore reads most values once, into the app's own properties, and many never.
+package final class CheckedArchive {
+  private(set) var version = RestorationArchive.Version.current
+  /// The top-level values, as the delegate's coder shows them: the format version's first.
+  private(set) var topLevel = KeyedValues()
+  /// Each record's identifier path.
+  private(set) var paths: [String] = []
+  /// Each record's parent record: the one it is restored under, or -1.
+  private(set) var parents: [Int] = []
+  private(set) var types: [RecordType] = []
+  private(set) var typeOfRecord: [Int] = []
+  /// Each record's first record with the same path: itself, unless the path repeats.
+  private(set) var firstRecordOfPath: [Int] = []
+  private var recordsByPath: [PathKey: Int] = [:]
+  /// Each record's keys, as the numbers of their names in `names`, and their values' objects,
+  /// the records one after the other; each record's are at `entries[record]..<entries[record + 1]`.
+  private var keyNames: [Int32] = []
+  private var valueObjects: [Int] = []
+  private var entries: [Int] = [0]
+  /// The names of keys, by number, and the number of each.
+  private var names: [String] = []
+  private var numbers: [String: Int] = [:]
+  private(set) var sensitiveKeys: [Int: [String]] = [:]
+  private var reader: ValueReader
+  private var layoutStrings: [Int: String] = [:]
+  /// Key tables of the records with many keys, each built at its first lookup: a scan is
+  /// quicker for a handful of keys, and a hostile file may give a record millions.
+  private var keyTables: [Int: [Int32: Int]] = [:]
+  /// By type, the keys its decoders asked for, in order, and their names' numbers: decoders of
+  /// one class ask for the same keys in the same order, found again without hashing them.
+  private var askedKeys: [[(key: String, name: Int32)]] = []
+
+  /// Reads and checks every byte of an archive.
   ///
   /// The checksum is verified before anything else is decoded, so a torn or corrupted file is
   /// rejected whole, never half-read.
-  ///
-  /// - Throws: ``RestorationError``: ``RestorationError/Code/notPropertyList``,
-  ///   ``RestorationError/Code/truncated``, ``RestorationError/Code/malformed``,
-  ///   ``RestorationError/Code/checksumMismatch``, ``RestorationError/Code/notArchive``,
-  ///   ``RestorationError/Code/unsupportedVersion`` or ``RestorationError/Code/limitExceeded``.
-  /// - Complexity: O(n) in the size of the file.
-  public init(decoding bytes: [UInt8], limits: ArchiveLimits = .default) throws(RestorationError) {
-    self = try ArchiveReader.read(bytes, limits: limits, lazily: false).archive
-  }
-
-  /// Reads an archive and checks every byte of it, as ``init(decoding:limits:)`` does, leaving
-  /// the records' states in the file: each record's `state` is empty, and the returned
-  /// ``ArchiveStates`` builds a value when a decoder asks for it.
-  package static func readLazily(
-    _ bytes: [UInt8], limits: ArchiveLimits
-  ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates) {
-    let (archive, states) = try ArchiveReader.read(bytes, limits: limits, lazily: true)
-    return (archive, states ?? ArchiveStates(reader: nil, paths: [], entries: []))
-  }
-}
-
-/// Reads the archive layout, in one pass over the file.
-enum ArchiveReader {
-  static func read(
-    _ bytes: [UInt8], limits: ArchiveLimits, lazily: Bool
-  ) throws(RestorationError) -> (archive: RestorationArchive, states: ArchiveStates?) {
+  package init(_ bytes: [UInt8], limits: ArchiveLimits) throws(RestorationError) {
     let file = try wrapped { () throws(PropertyListError) in
       try BinaryPropertyListReader(bytes, limits: limits.propertyList)
     }
-    try verifyChecksum(bytes)
-    var fields = FieldReader(file: file)
-    guard try fields.type(of: file.topObject) == .dictionary else {
-      throw RestorationError(.notArchive, "the top object is not a dictionary")
-    }
-    let root = try fields.read(file.topObject)
-    guard let format = root[ArchiveField.format], try fields.type(of: format) == .string,
-      try fields.string(format) == ArchiveField.formatName
+    try Self.verifyChecksum(bytes)
+    reader = ValueReader(file: file, maxDepth: limits.maxDepth, paths: nil)
+    let root = try fields(of: file.topObject, "the top object")
+    guard let format = root[ArchiveField.format], try type(of: format) == .string,
+      try string(format) == ArchiveField.formatName
     else {
       throw RestorationError(.notArchive, "no 'format' field naming a restoration archive")
     }
     guard let checksum = root[ArchiveField.checksum],
-      try fields.offset(of: checksum) == ArchiveField.checksumOffset
+      try wrapped({ () throws(PropertyListError) in try file.offset(of: checksum) })
+        == ArchiveField.checksumOffset
     else {
       throw RestorationError(.notArchive, "the checksum field is not the object at byte 8")
     }
     guard let topLevelObject = root[ArchiveField.topLevel],
-      try fields.type(of: topLevelObject) == .dictionary
+      try type(of: topLevelObject) == .dictionary
     else {
       throw RestorationError(.notArchive, "no 'topLevel' dictionary")
     }
-    guard let objects = root[ArchiveField.objects], try fields.type(of: objects) == .array
-    else {
-      throw RestorationError(.notArchive, "no 'objects' array")
+    version = try Self.version(in: try fields(of: topLevelObject, "topLevel"), reader)
+    var records: [(parent: Int, name: String, state: Int?)] = []
+    if version.major >= 3 {
+      try readColumns(root, into: &records)
+    } else {
+      try readRecords(root, into: &records)
     }
 
-    // The version first, since it says how records hold their paths; then the paths, since
-    // UIDs anywhere in the archive stand for them.
-    let version = try self.version(in: topLevelObject, &fields)
-    let array = try wrapped { () throws(PropertyListError) in try file.array(objects) }
-    var records: [[String: Int]] = []
-    var paths: [String] = []
-    records.reserveCapacity(array.count)
-    paths.reserveCapacity(array.count)
     var pathLength = 0
-    for index in 0..<array.count {
-      let object = file.element(index, of: array)
-      guard try fields.type(of: object) == .dictionary else {
-        throw RestorationError(.malformed, "object record \(index) is not a dictionary")
+    paths.reserveCapacity(records.count)
+    firstRecordOfPath.reserveCapacity(records.count)
+    recordsByPath.reserveCapacity(records.count)
+    for (index, record) in records.enumerated() {
+      guard record.parent >= -1, record.parent < index else {
+        throw RestorationError(
+          .malformed, "object record \(index): 'parent' is not the number of a record before it")
       }
-      let record = try fields.read(object)
-      let path = try self.path(of: record, index: index, paths: paths, version: version, &fields)
+      let path = record.parent < 0 ? record.name : paths[record.parent] + "/" + record.name
       if let problem = limits.identifierPathProblem(
         path, total: &pathLength, fileSize: bytes.count)
       {
         throw RestorationError(.limitExceeded, "object record \(index): \(problem)")
       }
-      records.append(record)
       paths.append(path)
+      parents.append(record.parent < 0 ? -1 : firstRecordOfPath[record.parent])
+      let first = recordsByPath[PathKey(path), default: index]
+      if first == index { recordsByPath[PathKey(path)] = index }
+      firstRecordOfPath.append(first)
     }
 
-    var values = ValueReader(file: file, maxDepth: limits.maxDepth, paths: paths)
-    var archive = RestorationArchive()
-    archive.topLevel = try values.keyedValues(topLevelObject, depth: 1, building: true)
-
-    archive.records.reserveCapacity(records.count)
-    var entries: [[(key: String, value: Int)]] = []
-    if lazily { entries.reserveCapacity(records.count) }
+    // Values last: a UID anywhere stands for a record's path.
+    reader.paths = paths
+    topLevel = try reader.keyedValues(topLevelObject, depth: 1, building: true)
+    entries.reserveCapacity(records.count + 1)
     for (index, record) in records.enumerated() {
-      let kindName = try fields.requiredString(ArchiveField.kind, of: record, record: index)
-      guard let kind = RestorationKind(rawValue: kindName) else {
-        throw RestorationError(
-          .malformed, "object record \(index) has unknown kind '\(kindName)'",
-          identifierPath: paths[index])
-      }
-      var read = RestorationArchive.Record(
-        identifierPath: paths[index], kind: kind,
-        className: try fields.requiredString(ArchiveField.className, of: record, record: index),
-        restorationClassName: try fields.string(
-          ArchiveField.restorationClass, of: record, record: index))
-      if let name = try fields.string(ArchiveField.storyboard, of: record, record: index) {
-        read.storyboard = StoryboardReference(
-          name: name,
-          identifier: try fields.string(
-            ArchiveField.storyboardIdentifier, of: record, record: index))
-      }
-      if let sensitive = record[ArchiveField.sensitiveKeys] {
-        read.sensitiveKeys = try fields.strings(sensitive, record: index, path: paths[index])
-      }
-      let state = record[ArchiveField.state]
-      if let state, try fields.type(of: state) != .dictionary {
-        throw RestorationError(
-          .malformed, "object record \(index): 'state' is not a dictionary",
-          identifierPath: paths[index])
-      }
-      do {
-        if lazily {
-          var checked: [(key: String, value: Int)] = []
-          if let state {
-            try values.forEachEntry(of: state, depth: 2) {
-              (reader, key, value) throws(RestorationError) in
-              _ = try reader.value(value, depth: 3, building: false)
-              checked.append((key, value))
-            }
-          }
-          entries.append(checked)
-        } else if let state {
-          read.state = try values.keyedValues(state, depth: 2, building: true)
+      defer { entries.append(keyNames.count) }
+      guard let state = record.state else { continue }
+      do throws(RestorationError) {
+        guard try type(of: state) == .dictionary else {
+          throw RestorationError(.malformed, "object record \(index): 'state' is not a dictionary")
+        }
+        var (names, values) = (keyNames, valueObjects)
+        (keyNames, valueObjects) = ([], [])
+        defer { (keyNames, valueObjects) = (names, values) }
+        try reader.forEachEntry(of: state, depth: 2) {
+          reader, name, value throws(RestorationError) in
+          _ = try reader.value(value, depth: 3, building: false)
+          names.append(Int32(name))
+          values.append(value)
         }
       } catch {
         var located = error
         located.identifierPath = located.identifierPath ?? paths[index]
         throw located
       }
-      archive.records.append(read)
     }
-    guard lazily else { return (archive, nil) }
-    values.endBudget()
-    return (archive, ArchiveStates(reader: values, paths: paths, entries: entries))
+    reader.endBudget()
+    layoutStrings = [:]
+    (names, numbers) = (reader.names, reader.numbers)
+    askedKeys = Array(repeating: [], count: types.count)
+  }
+
+  /// Reads format 3's columns and table of types.
+  private func readColumns(
+    _ root: [String: Int], into records: inout [(parent: Int, name: String, state: Int?)]
+  ) throws(RestorationError) {
+    guard let typesObject = root[ArchiveField.types], let objects = root[ArchiveField.objects]
+    else {
+      throw RestorationError(.notArchive, "no 'types' array or 'objects' columns")
+    }
+    for entry in try array(typesObject, ArchiveField.types) {
+      let fields = try fields(of: entry, "a type")
+      types.append(try recordType(fields, "type \(types.count)"))
+    }
+    let columns = try fields(of: objects, ArchiveField.objects)
+    func column(_ name: String) throws(RestorationError) -> [Int]? {
+      try columns[name].map { (object) throws(RestorationError) in try array(object, name) }
+    }
+    guard let parentColumn = try column(ArchiveField.parent),
+      let nameColumn = try column(ArchiveField.name),
+      let typeColumn = try column(ArchiveField.type),
+      let stateColumn = try column(ArchiveField.state)
+    else {
+      throw RestorationError(
+        .notArchive, "'objects' lacks a column of parents, names, types or states")
+    }
+    let sensitiveColumn = try column(ArchiveField.sensitiveKeys)
+    let count = parentColumn.count
+    guard nameColumn.count == count, typeColumn.count == count, stateColumn.count == count,
+      sensitiveColumn.map({ $0.count == count }) ?? true
+    else {
+      throw RestorationError(.malformed, "the columns of 'objects' differ in length")
+    }
+    records.reserveCapacity(count)
+    typeOfRecord.reserveCapacity(count)
+    for index in 0..<count {
+      guard let parent = integer(parentColumn[index]),
+        let type = integer(typeColumn[index]), type >= 0, type < types.count,
+        try self.type(of: nameColumn[index]) == .string
+      else {
+        throw RestorationError(
+          .malformed, "object record \(index): its parent, name or type is not one")
+      }
+      records.append((parent, try string(nameColumn[index]), stateColumn[index]))
+      typeOfRecord.append(type)
+      if let sensitive = sensitiveColumn?[index] {
+        let keys = try strings(sensitive, ArchiveField.sensitiveKeys)
+        if !keys.isEmpty { sensitiveKeys[index] = keys }
+      }
+    }
+  }
+
+  /// Reads format 2's records, each a dictionary of fields.
+  private func readRecords(
+    _ root: [String: Int], into records: inout [(parent: Int, name: String, state: Int?)]
+  ) throws(RestorationError) {
+    guard let objects = root[ArchiveField.objects], try type(of: objects) == .array else {
+      throw RestorationError(.notArchive, "no 'objects' array")
+    }
+    var typeNumbers: [RecordType: Int] = [:]
+    for object in try array(objects, ArchiveField.objects) {
+      let index = records.count
+      let fields = try fields(of: object, "object record \(index)")
+      guard let nameObject = fields[ArchiveField.name], try type(of: nameObject) == .string
+      else {
+        throw RestorationError(.malformed, "object record \(index) has no 'name'")
+      }
+      let parent = try fields[ArchiveField.parent].map { (object) throws(RestorationError) in
+        guard let parent = integer(object), parent >= 0 else {
+          throw RestorationError(
+            .malformed, "object record \(index): 'parent' is not the number of a record before it")
+        }
+        return parent
+      }
+      records.append((parent ?? -1, try string(nameObject), fields[ArchiveField.state]))
+      let type = try recordType(fields, "object record \(index)")
+      let number = typeNumbers[type, default: types.count]
+      if number == types.count {
+        typeNumbers[type] = number
+        types.append(type)
+      }
+      typeOfRecord.append(number)
+      if let sensitive = fields[ArchiveField.sensitiveKeys] {
+        sensitiveKeys[index] = try strings(sensitive, ArchiveField.sensitiveKeys)
+      }
+    }
+  }
+
+  private func recordType(_ fields: [String: Int], _ what: String) throws(RestorationError)
+    -> RecordType
+  {
+    func string(_ name: String) throws(RestorationError) -> String? {
+      guard let object = fields[name] else { return nil }
+      guard try type(of: object) == .string else {
+        throw RestorationError(.malformed, "\(what): '\(name)' is not a string")
+      }
+      return try self.string(object)
+    }
+    guard let kindName = try string(ArchiveField.kind),
+      let className = try string(ArchiveField.className)
+    else {
+      throw RestorationError(.malformed, "\(what) has no 'kind' or 'class'")
+    }
+    guard let kind = RestorationKind(rawValue: kindName) else {
+      throw RestorationError(.malformed, "\(what) has unknown kind '\(kindName)'")
+    }
+    let storyboard = try string(ArchiveField.storyboard)
+    return RecordType(
+      kind: kind, className: className,
+      restorationClassName: try string(ArchiveField.restorationClass),
+      storyboard: try storyboard.map { (name) throws(RestorationError) in
+        StoryboardReference(name: name, identifier: try string(ArchiveField.storyboardIdentifier))
+      })
   }
 
   /// The format version the top level holds, checked to be one this reader reads.
   private static func version(
-    in topLevel: Int, _ fields: inout FieldReader
+    in topLevel: [String: Int], _ reader: ValueReader
   ) throws(RestorationError) -> RestorationArchive.Version {
-    let keys = try fields.read(topLevel)
-    guard let major = keys[RestorationArchive.Key.majorVersion].flatMap(fields.integer),
-      let minor = keys[RestorationArchive.Key.minorVersion].flatMap(fields.integer)
+    func number(_ key: String) -> Int? {
+      guard let object = topLevel[key],
+        case .signed(let value) = try? reader.file.integer(object)
+      else { return nil }
+      return Int(exactly: value)
+    }
+    guard let major = number(RestorationArchive.Key.majorVersion),
+      let minor = number(RestorationArchive.Key.minorVersion)
     else {
       throw RestorationError(.notArchive, "the top level has no format version keys")
     }
     let version = RestorationArchive.Version(major: major, minor: minor)
-    // Layout versions start at 1.0: a smaller major was never written.
-    guard version.major >= 1 else {
+    // 2.0 is the first layout released; a smaller major was never written by a release.
+    guard version.major >= 2 else {
       throw RestorationError(
-        .unsupportedVersion, "layout version \(version) is not a known version")
+        .unsupportedVersion, "archive format \(version) is older than any released format (2.0)")
     }
     guard version.major <= RestorationArchive.Version.current.major else {
       throw RestorationError(
@@ -205,23 +297,6 @@ enum ArchiveReader {
       )
     }
     return version
-  }
-
-  /// A record's identifier path: its parent's path and its name, or, in format 1.x, its path.
-  private static func path(
-    of record: [String: Int], index: Int, paths: [String],
-    version: RestorationArchive.Version, _ fields: inout FieldReader
-  ) throws(RestorationError) -> String {
-    guard version.major >= 2 else {
-      return try fields.requiredString(ArchiveField.path, of: record, record: index)
-    }
-    let name = try fields.requiredString(ArchiveField.name, of: record, record: index)
-    guard let parentObject = record[ArchiveField.parent] else { return name }
-    guard let parent = fields.integer(parentObject), parent >= 0, parent < index else {
-      throw RestorationError(
-        .malformed, "object record \(index): 'parent' is not the number of a record before it")
-    }
-    return paths[parent] + "/" + name
   }
 
   /// Checks the CRC-32 stored at byte 8 against the bytes after it.
@@ -246,124 +321,101 @@ enum ArchiveReader {
     let digits = String(value, radix: 16)
     return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
   }
-}
 
-/// Reads the fields of the root and record dictionaries: the key names, each named once, and
-/// their values' objects.
-private struct FieldReader {
-  let file: BinaryPropertyListReader
-  /// The names of the key objects read so far: records share their keys' objects.
-  private var names: [Int: String] = [:]
+  // MARK: Reading the layout
 
-  init(file: BinaryPropertyListReader) { self.file = file }
-
-  mutating func read(_ object: Int) throws(RestorationError) -> [String: Int] {
-    let dictionary = try wrapped { () throws(PropertyListError) in try file.dictionary(object) }
+  /// A layout dictionary's fields by name: each key named once, a repeated one refused.
+  private func fields(of object: Int, _ what: String) throws(RestorationError) -> [String: Int] {
+    guard try type(of: object) == .dictionary else {
+      throw RestorationError(.notArchive, "\(what) is not a dictionary")
+    }
     var fields: [String: Int] = [:]
-    for index in 0..<dictionary.count {
-      let key = file.key(index, of: dictionary)
-      let name: String
-      if let known = names[key] {
-        name = known
-      } else {
-        name = try string(key)
-        names[key] = name
-      }
-      guard fields.updateValue(file.value(index, of: dictionary), forKey: name) == nil else {
-        throw RestorationError(
-          .malformed, "dictionary repeats the key '\(name)'", offset: try offset(of: object))
-      }
+    try reader.forEachEntry(of: object, depth: 0) { reader, name, value throws(RestorationError) in
+      fields[reader.names[name]] = value
     }
     return fields
   }
 
-  func type(of object: Int) throws(RestorationError) -> BinaryPropertyListReader.ObjectType {
-    try wrapped { () throws(PropertyListError) in try file.type(of: object) }
+  private func array(_ object: Int, _ what: String) throws(RestorationError) -> [Int] {
+    let file = reader.file
+    guard try type(of: object) == .array else {
+      throw RestorationError(.malformed, "'\(what)' is not an array")
+    }
+    let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
+    return (0..<array.count).map { file.element($0, of: array) }
   }
 
-  func offset(of object: Int) throws(RestorationError) -> Int {
-    try wrapped { () throws(PropertyListError) in try file.offset(of: object) }
+  private func strings(_ object: Int, _ what: String) throws(RestorationError) -> [String] {
+    try array(object, what).map { (element) throws(RestorationError) in
+      guard try type(of: element) == .string else {
+        throw RestorationError(.malformed, "'\(what)' holds something other than a string")
+      }
+      return try string(element)
+    }
   }
 
-  func string(_ object: Int) throws(RestorationError) -> String {
-    try wrapped { () throws(PropertyListError) in try file.string(object) }
+  private func type(of object: Int) throws(RestorationError) -> BinaryPropertyListReader.ObjectType
+  {
+    let file = reader.file
+    return try wrapped { () throws(PropertyListError) in try file.type(of: object) }
+  }
+
+  /// A layout string, each object read once: a hostile file can point every record's name at
+  /// one long string, which read again for each would cost its length times theirs.
+  private func string(_ object: Int) throws(RestorationError) -> String {
+    if let known = layoutStrings[object] { return known }
+    let file = reader.file
+    let string = try wrapped { () throws(PropertyListError) in try file.string(object) }
+    layoutStrings[object] = string
+    return string
   }
 
   /// An integer object's value, or nil for anything else.
-  func integer(_ object: Int) -> Int? {
-    guard case .signed(let value) = try? file.integer(object) else { return nil }
+  private func integer(_ object: Int) -> Int? {
+    guard case .signed(let value) = try? reader.file.integer(object) else { return nil }
     return Int(exactly: value)
   }
 
-  /// An optional string field of a record.
-  func string(
-    _ name: String, of record: [String: Int], record index: Int
-  ) throws(RestorationError) -> String? {
-    guard let object = record[name] else { return nil }
-    guard try type(of: object) == .string else {
-      throw RestorationError(.malformed, "object record \(index): '\(name)' is not a string")
-    }
-    return try string(object)
+  // MARK: States
+
+  /// The first record with a path, among the first `count` records.
+  func firstRecord(of path: String, among count: Int) -> Int? {
+    guard let record = recordsByPath[PathKey(path)], record < count else { return nil }
+    return record
   }
 
-  /// A string field a record must have.
-  func requiredString(
-    _ name: String, of record: [String: Int], record index: Int
-  ) throws(RestorationError) -> String {
-    guard let value = try string(name, of: record, record: index) else {
-      throw RestorationError(.malformed, "object record \(index) has no '\(name)'")
+  /// The object of a record's value for a key; `asked` is the number of keys its decoder asked
+  /// for before, or nil.
+  func object(forKey key: String, record: Int, asked: Int? = nil) -> Int? {
+    guard let number = nameNumber(of: key, type: typeOfRecord[record], asked: asked) else {
+      return nil
     }
-    return value
-  }
-
-  /// An array of strings.
-  func strings(_ object: Int, record index: Int, path: String) throws(RestorationError)
-    -> [String]
-  {
-    guard try type(of: object) == .array else {
-      throw RestorationError(
-        .malformed, "object record \(index): 'sensitiveKeys' is not an array",
-        identifierPath: path)
+    let range = entries[record]..<entries[record + 1]
+    guard range.count > 16 else {
+      let names = keyNames
+      for index in range where names[index] == number { return valueObjects[index] }
+      return nil
     }
-    let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
-    return try (0..<array.count).map { (element) throws(RestorationError) in
-      try string(file.element(element, of: array))
-    }
-  }
-}
-
-/// The states of an archive's records, left in the checked file until a decoder asks for a
-/// value: a restore reads most values once, into the app's own properties, and many never.
-package final class ArchiveStates {
-  private var reader: ValueReader?
-  private let paths: [String]
-  /// Each record's keys, in file order, with their values' objects.
-  private let entries: [[(key: String, value: Int)]]
-
-  init(reader: ValueReader?, paths: [String], entries: [[(key: String, value: Int)]]) {
-    self.reader = reader
-    self.paths = paths
-    self.entries = entries
-  }
-
-  /// The identifier path of a record.
-  func path(ofRecord index: Int) -> String { paths[index] }
-
-  /// The number of records.
-  package var recordCount: Int { entries.count }
-
-  /// Key tables of the records with many keys, each built at its first lookup: a scan is
-  /// quicker for a handful of keys, and a hostile file may give a record millions.
-  private var keyTables: [Int: [String: Int]] = [:]
-
-  private func object(forKey key: String, record: Int) -> Int? {
-    let keys = entries[record]
-    guard keys.count > 16 else { return keys.first { $0.key == key }?.value }
-    if let table = keyTables[record] { return table[key] }
-    let table = Dictionary(
-      keys.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    if let table = keyTables[record] { return table[number] }
+    var table: [Int32: Int] = [:]
+    for index in range { table[keyNames[index]] = valueObjects[index] }
     keyTables[record] = table
-    return table[key]
+    return table[number]
+  }
+
+  /// The number of a key's name, if any record has a key of that name.
+  private func nameNumber(of key: String, type: Int, asked: Int?) -> Int32? {
+    guard let asked else { return numbers[key].map(Int32.init) }
+    if asked < askedKeys[type].count, askedKeys[type][asked].key == key {
+      return askedKeys[type][asked].name
+    }
+    guard let number = numbers[key].map(Int32.init) else { return nil }
+    if asked < askedKeys[type].count {
+      askedKeys[type][asked] = (key, number)
+    } else if asked == askedKeys[type].count {
+      askedKeys[type].append((key, number))
+    }
+    return number
   }
 
   /// Whether a record's state holds a key.
@@ -376,32 +428,67 @@ package final class ArchiveStates {
     object(forKey: key, record: record).flatMap(value)
   }
 
-  private func value(_ object: Int) -> StateValue? {
+  /// A value the file holds, built.
+  func value(_ object: Int) -> StateValue? {
     // Checked with the file: a read of it cannot fail.
-    try? reader?.value(object, depth: 3, building: true)
+    try? reader.value(object, depth: 3, building: true)
   }
 
-  /// The record a key's UID names, if the key holds one.
-  func recordIndex(forKey key: String, record: Int) -> Int? {
-    guard let object = object(forKey: key, record: record) else { return nil }
-    return try? reader?.recordIndex(ofUID: object)
+  /// The record a UID names.
+  func recordIndex(ofUID object: Int) -> Int? {
+    try? reader.recordIndex(ofUID: object)
   }
 
-  /// The records an array of UIDs names, in order; nil when the key holds no array.
-  func recordIndices(forKey key: String, record: Int) -> [Int]? {
-    guard let object = object(forKey: key, record: record), let reader,
-      let array = try? reader.file.array(object)
-    else { return nil }
-    return (0..<array.count).compactMap {
-      try? reader.recordIndex(ofUID: reader.file.element($0, of: array))
-    }
+  /// The records an array of UIDs names, in order; nil for an object that is no array.
+  func recordIndices(ofArray object: Int) -> [Int]? {
+    let file = reader.file
+    guard let array = try? file.array(object) else { return nil }
+    return (0..<array.count).compactMap { recordIndex(ofUID: file.element($0, of: array)) }
   }
 
   /// A record's keys, in file order.
-  package func keys(record: Int) -> [String] { entries[record].map(\.key) }
+  package func keys(record: Int) -> [String] {
+    (entries[record]..<entries[record + 1]).map { names[Int(keyNames[$0])] }
+  }
 
   /// A record's values, all built.
   package func values(record: Int) -> KeyedValues {
-    KeyedValues(entries[record].compactMap { entry in value(entry.value).map { (entry.key, $0) } })
+    KeyedValues(
+      (entries[record]..<entries[record + 1]).compactMap { index in
+        value(valueObjects[index]).map { (names[Int(keyNames[index])], $0) }
+      })
+  }
+
+  /// The archive as a value, every state built.
+  package func makeArchive() -> RestorationArchive {
+    var archive = RestorationArchive(topLevel: topLevel)
+    archive.topLevel[RestorationArchive.Key.majorVersion] = nil
+    archive.topLevel[RestorationArchive.Key.minorVersion] = nil
+    archive.version = version
+    archive.records = paths.indices.map { index in
+      let type = types[typeOfRecord[index]]
+      return RestorationArchive.Record(
+        identifierPath: paths[index], kind: type.kind, className: type.className,
+        restorationClassName: type.restorationClassName, storyboard: type.storyboard,
+        state: values(record: index), sensitiveKeys: sensitiveKeys[index] ?? [])
+    }
+    return archive
+  }
+}
+
+extension RestorationArchive {
+  /// Reads an archive from the bytes of a file, checking everything.
+  ///
+  /// The checksum is verified before anything else is decoded, so a torn or corrupted file is
+  /// rejected whole, never half-read. Archives of format 2.0, which release 0.1.0 wrote, are
+  /// read as they were written.
+  ///
+  /// - Throws: ``RestorationError``: ``RestorationError/Code/notPropertyList``,
+  ///   ``RestorationError/Code/truncated``, ``RestorationError/Code/malformed``,
+  ///   ``RestorationError/Code/checksumMismatch``, ``RestorationError/Code/notArchive``,
+  ///   ``RestorationError/Code/unsupportedVersion`` or ``RestorationError/Code/limitExceeded``.
+  /// - Complexity: O(n) in the size of the file.
+  public init(decoding bytes: [UInt8], limits: ArchiveLimits = .default) throws(RestorationError) {
+    self = try CheckedArchive(bytes, limits: limits).makeArchive()
   }
 }

@@ -1,64 +1,208 @@
 internal import BinaryPropertyList
 
-extension RestorationArchive {
-  /// Writes the archive as a binary property list.
-  ///
-  /// - Throws: ``RestorationError`` when two records share a path or a value references a path
-  ///   that has no record.
-  /// - Complexity: O(n) in the size of the archive.
-  public func encoded() throws(RestorationError) -> [UInt8] {
-    try encoded(allowingDuplicatePaths: false)
+/// Writes the archive layout (docs/ArchiveFormat.md): the one writer of it, for a preservation
+/// pass and for ``RestorationArchive/encoded()``.
+///
+/// Records are numbered in the order they are added, and their states written whenever they are
+/// known; ``finish(topLevel:parents:names:order:)`` lays the records out parents first and
+/// writes every reference with the record's number in that order.
+struct ArchiveWriter {
+  var plist = BinaryPropertyListWriter()
+  private let checksum: Int
+  private var types: [RecordType] = []
+  private var typeNumbers: [RecordType: Int] = [:]
+  /// By record: its type, its state's dictionary, and the UID object that stands for it, or -1.
+  private var typeOfRecord: [Int] = []
+  private var stateOfRecord: [Int] = []
+  private var uidOfRecord: [Int] = []
+  private var sensitiveKeys: [Int: [String]] = [:]
+  /// By type, the keys its records wrote and their objects, up to 32: records of one class
+  /// write a few keys, found again by comparing them, cheaper than hashing them.
+  private var keysOfType: [[(key: String, object: Int)]] = []
+
+  init() {
+    // The checksum's object comes first, so that it starts at byte 8.
+    checksum = plist.addData([0, 0, 0, 0])
   }
 
-  /// Writes the archive; with `allowingDuplicatePaths`, records may share a path (references
-  /// then point at the first), which only tests of hostile archives need.
-  package func encoded(allowingDuplicatePaths: Bool) throws(RestorationError) -> [UInt8] {
-    let paths = ArchivedPaths(records.map(\.identifierPath))
-    if !allowingDuplicatePaths,
-      let index = records.indices.first(where: { paths.firstRecordOfPath[$0] != $0 })
-    {
-      throw RestorationError(
-        .encodingFailed, "two records share the identifier path",
-        identifierPath: records[index].identifierPath)
+  /// Numbers a record of a type (see ``typeNumber(of:)``); its state is empty until set.
+  mutating func addRecord(type: Int) -> Int {
+    typeOfRecord.append(type)
+    stateOfRecord.append(-1)
+    uidOfRecord.append(-1)
+    return typeOfRecord.count - 1
+  }
+
+  /// The number of a record type in the archive's table of types.
+  mutating func typeNumber(of type: RecordType) -> Int {
+    if let known = typeNumbers[type] { return known }
+    typeNumbers[type] = types.count
+    types.append(type)
+    keysOfType.append([])
+    return types.count - 1
+  }
+
+  /// Writes a value; a reference's path becomes a record by `record`.
+  ///
+  /// - Throws: ``RestorationError`` for a path `record` has no record for.
+  mutating func add(
+    _ value: StateValue, record: (String) -> Int?
+  ) throws(RestorationError) -> Int {
+    var uids = uidOfRecord
+    uidOfRecord = []
+    defer { uidOfRecord = uids }
+    return try plist.add(value) { path, plist in
+      record(path).map { Self.uid(ofRecord: $0, uids: &uids, plist: &plist) }
     }
-    var writer = BinaryPropertyListWriter()
-    // The checksum's object comes first, so that it starts at byte 8.
-    let checksum = writer.addData([0, 0, 0, 0])
-    // With duplicates, references point at the first record of a path.
-    let record = { (path: String) in paths.firstRecord(of: path, among: records.count) }
-    // Each path is stored as its nearest archived ancestor's, and the rest; whole in an archive
-    // that declares the format 1.x.
-    let wholePaths = (version?.major ?? Version.current.major) < 2
-    var fields = FieldNames()
-    var recordObjects: [Int] = []
-    recordObjects.reserveCapacity(records.count)
-    for (index, entry) in records.enumerated() {
-      do {
-        let parent = wholePaths ? nil : paths.ancestor(ofRecord: index)
-        let name =
-          parent.map {
-            entry.identifierPath.utf8.dropFirst(records[$0].identifierPath.utf8.count + 1)
-          }
-          .map { String(decoding: $0, as: UTF8.self) } ?? entry.identifierPath
-        recordObjects.append(
-          try Self.add(
-            entry, parent: parent, name: name, version: version, to: &writer, fields: &fields,
-            record: record))
-      } catch {
-        var located = error
-        located.identifierPath = located.identifierPath ?? entry.identifierPath
-        throw located
+  }
+
+  /// The object of a reference to a record.
+  mutating func reference(toRecord record: Int) -> Int {
+    Self.uid(ofRecord: record, uids: &uidOfRecord, plist: &plist)
+  }
+
+  private static func uid(
+    ofRecord record: Int, uids: inout [Int], plist: inout BinaryPropertyListWriter
+  ) -> Int {
+    if uids[record] < 0 { uids[record] = plist.addUID(UInt64(record)) }
+    return uids[record]
+  }
+
+  /// Writes the values of a coder's writes at `standing`, and with a `record` (not -1) makes
+  /// them its state, with the keys it withholds.
+  ///
+  /// - Returns: Each write written and its value's object.
+  mutating func add(
+    _ log: StateCoder.Log, _ standing: [Int], record: Int, sensitiveKeys: [String],
+    records: (String) -> Int?
+  ) -> [(write: Int, value: Int)] {
+    var keys: [Int] = []
+    var values: [Int] = []
+    var written: [(write: Int, value: Int)] = []
+    keys.reserveCapacity(standing.count)
+    values.reserveCapacity(standing.count)
+    var known: [(key: String, object: Int)] = []
+    if record >= 0 { swap(&known, &keysOfType[typeOfRecord[record]]) }
+    for index in standing {
+      switch log.writes[index] {
+      case .value(let value):
+        // The caller checked the paths.
+        guard let object = try? add(value, record: records) else { continue }
+        values.append(object)
+      case .record(let number, _):
+        values.append(reference(toRecord: number))
+      case .records(let numbers, _):
+        values.append(plist.addArray(numbers.map { reference(toRecord: $0) }))
+      case .removal:
+        continue
+      }
+      guard record >= 0 else {
+        written.append((index, values[values.count - 1]))
+        continue
+      }
+      let key = log.keys[index]
+      // Most records write their keys in the order the last one did: that place first.
+      let position = keys.count
+      if position < known.count, known[position].key == key {
+        keys.append(known[position].object)
+      } else if let entry = known.first(where: { $0.key == key }) {
+        keys.append(entry.object)
+      } else {
+        keys.append(plist.addString(key))
+        if known.count < 32 { known.append((key, keys[keys.count - 1])) }
       }
     }
-    let topLevelObject = try writer.add(topLevel, record: record)
-    let objects = writer.addArray(recordObjects)
-    let root = writer.addDictionary(
-      keys: [
-        writer.addString(ArchiveField.checksum), writer.addString(ArchiveField.format),
-        writer.addString(ArchiveField.topLevel), writer.addString(ArchiveField.objects),
-      ],
-      values: [checksum, writer.addString(ArchiveField.formatName), topLevelObject, objects])
-    var bytes = writer.makeBytes(top: root)
+    if record >= 0 {
+      swap(&known, &keysOfType[typeOfRecord[record]])
+      setState(ofRecord: record, keys: keys, values: values, sensitiveKeys: sensitiveKeys)
+    }
+    return written
+  }
+
+  /// Writes a record's state, the objects of its keys and values in order, and the keys it
+  /// withholds.
+  mutating func setState(
+    ofRecord record: Int, keys: [Int], values: [Int], sensitiveKeys: [String]
+  ) {
+    stateOfRecord[record] = plist.addDictionary(keys: keys, values: values)
+    if !sensitiveKeys.isEmpty { self.sensitiveKeys[record] = sensitiveKeys }
+  }
+
+  /// The archive's bytes.
+  ///
+  /// - Parameters:
+  ///   - topLevel: The top-level keys and their value objects; the format version's keys come
+  ///     first, as this writer's.
+  ///   - parents: Each record's parent record, or -1.
+  ///   - names: Each record's path after its parent's path and `/`, or its whole path.
+  ///   - order: The records in the order to lay them out, each after its parent; nil for the
+  ///     order they were added in.
+  ///   - version: The format the file declares.
+  /// - Returns: The file's bytes.
+  mutating func finish(
+    topLevel: [(key: String, value: Int)], parents: [Int], names: [String], order: [Int]?,
+    version: RestorationArchive.Version = .current
+  ) -> [UInt8] {
+    let order = order ?? Array(typeOfRecord.indices)
+    var position = [Int](repeating: 0, count: order.count)
+    for (index, record) in order.enumerated() { position[record] = index }
+    let top =
+      [
+        (RestorationArchive.Key.majorVersion, plist.addInteger(Int64(version.major))),
+        (RestorationArchive.Key.minorVersion, plist.addInteger(Int64(version.minor))),
+      ] + topLevel.map { ($0.key, $0.value) }
+    let topLevelObject = plist.addDictionary(
+      keys: top.map { plist.addString($0.0) }, values: top.map(\.1))
+    let empty = plist.addDictionary(keys: [], values: [])
+    let (typeOfRecord, stateOfRecord, sensitiveKeys) = (
+      self.typeOfRecord, self.stateOfRecord, self.sensitiveKeys
+    )
+    var columns: [(String, Int)] = [
+      (
+        ArchiveField.parent,
+        column(order) { $0.addInteger(Int64(parents[$1] < 0 ? -1 : position[parents[$1]])) }
+      ),
+      (ArchiveField.name, column(order) { $0.addString(names[$1]) }),
+      (ArchiveField.type, column(order) { $0.addInteger(Int64(typeOfRecord[$1])) }),
+      (
+        ArchiveField.state,
+        plist.addArray(order.map { stateOfRecord[$0] < 0 ? empty : stateOfRecord[$0] })
+      ),
+    ]
+    if !sensitiveKeys.isEmpty {
+      let none = plist.addArray([])
+      columns.append(
+        (
+          ArchiveField.sensitiveKeys,
+          column(order) { plist, record in
+            sensitiveKeys[record].map { plist.addArray($0.map { plist.addString($0) }) } ?? none
+          }
+        ))
+    }
+    let typeObjects = types.map { type in
+      var fields = [
+        (ArchiveField.kind, plist.addString(type.kind.rawValue)),
+        (ArchiveField.className, plist.addString(type.className)),
+      ]
+      if let name = type.restorationClassName {
+        fields.append((ArchiveField.restorationClass, plist.addString(name)))
+      }
+      if let storyboard = type.storyboard {
+        fields.append((ArchiveField.storyboard, plist.addString(storyboard.name)))
+        if let identifier = storyboard.identifier {
+          fields.append((ArchiveField.storyboardIdentifier, plist.addString(identifier)))
+        }
+      }
+      return dictionary(fields)
+    }
+    let root = dictionary([
+      (ArchiveField.checksum, checksum),
+      (ArchiveField.format, plist.addString(ArchiveField.formatName)),
+      (ArchiveField.topLevel, topLevelObject),
+      (ArchiveField.types, plist.addArray(typeObjects)),
+      (ArchiveField.objects, dictionary(columns)),
+    ])
+    var bytes = plist.makeBytes(top: root) { UInt64(position[Int($0)]) }
     let start = ArchiveField.checksumOffset
     let crc = CRC32.checksum(bytes[(start + ArchiveField.checksumSize)...])
     for index in 0..<4 {
@@ -67,65 +211,93 @@ extension RestorationArchive {
     return bytes
   }
 
-  /// Adds a record's fields, in a fixed order, so that equal records give equal bytes.
-  private static func add(
-    _ record: Record, parent: Int?, name: String, version: Version?,
-    to writer: inout BinaryPropertyListWriter, fields: inout FieldNames,
-    record position: (String) -> Int?
-  ) throws(RestorationError) -> Int {
-    var keys: [Int] = []
-    var values: [Int] = []
-    keys.reserveCapacity(10)
-    values.reserveCapacity(10)
-    func field(_ name: RecordField, _ value: Int) {
-      keys.append(fields.object(of: name, in: &writer))
-      values.append(value)
-    }
-    if let version = version, version.major < 2 {
-      field(.path, writer.addString(record.identifierPath))
-    } else {
-      if let parent { field(.parent, writer.addInteger(Int64(parent))) }
-      field(.name, writer.addString(name))
-    }
-    field(.kind, writer.addString(record.kind.rawValue))
-    field(.className, writer.addString(record.className))
-    if let name = record.restorationClassName {
-      field(.restorationClass, writer.addString(name))
-    }
-    if let storyboard = record.storyboard {
-      field(.storyboard, writer.addString(storyboard.name))
-      if let identifier = storyboard.identifier {
-        field(.storyboardIdentifier, writer.addString(identifier))
-      }
-    }
-    if !record.sensitiveKeys.isEmpty {
-      field(
-        .sensitiveKeys,
-        writer.addArray(record.sensitiveKeys.map { writer.addString($0) }))
-    }
-    field(.state, try writer.add(record.state, record: position))
-    return writer.addDictionary(keys: keys, values: values)
+  private mutating func column(
+    _ order: [Int], _ element: (inout BinaryPropertyListWriter, Int) -> Int
+  ) -> Int {
+    var objects: [Int] = []
+    objects.reserveCapacity(order.count)
+    for record in order { objects.append(element(&plist, record)) }
+    return plist.addArray(objects)
+  }
+
+  private mutating func dictionary(_ fields: [(String, Int)]) -> Int {
+    plist.addDictionary(keys: fields.map { plist.addString($0.0) }, values: fields.map(\.1))
   }
 }
 
-/// A record's fields, by their names in the file (`ArchiveField`'s), which every record repeats.
-private enum RecordField: String, CaseIterable {
-  case path, parent, name, kind
-  case className = "class"
-  case restorationClass, storyboard
-  case storyboardIdentifier, sensitiveKeys, state
-}
+extension RestorationArchive {
+  /// Writes the archive as a binary property list, in the current format.
+  ///
+  /// Each record is stored under the record of its direct parent path, when one comes before it.
+  ///
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) for what could
+  ///   not be read back as it is: two records with one path, a path beyond the default
+  ///   ``ArchiveLimits``, a reference to a path that has no record, or a top-level key holding
+  ///   the format version, which the writer stamps.
+  /// - Complexity: O(n) in the size of the archive.
+  public func encoded() throws(RestorationError) -> [UInt8] {
+    try encoded(allowingDuplicatePaths: false)
+  }
 
-/// The objects of the field names, each added to the writer the first time a record uses it,
-/// so that records do not look their names up one by one.
-private struct FieldNames {
-  private var objects = [Int?](repeating: nil, count: RecordField.allCases.count)
-
-  mutating func object(of field: RecordField, in writer: inout BinaryPropertyListWriter) -> Int {
-    let index = RecordField.allCases.firstIndex(of: field) ?? 0
-    if let known = objects[index] { return known }
-    let object = writer.addString(field.rawValue)
-    objects[index] = object
-    return object
+  /// Writes the archive; with `allowingDuplicatePaths`, records may share a path (references
+  /// then point at the first), with `version` the file declares another format, and paths are
+  /// held to `limits`: only tests of hostile archives need them.
+  package func encoded(
+    allowingDuplicatePaths: Bool, version: Version = .current, limits: ArchiveLimits = .default
+  ) throws(RestorationError) -> [UInt8] {
+    for key in [Key.majorVersion, Key.minorVersion] where topLevel[key] != nil {
+      throw RestorationError(
+        .encodingFailed, "the top-level key '\(key)' is the format version, which the writer stamps"
+      )
+    }
+    var writer = ArchiveWriter()
+    var recordsByPath: [PathKey: Int] = [:]
+    var parents: [Int] = []
+    var names: [String] = []
+    var total = 0
+    for (index, record) in records.enumerated() {
+      let path = record.identifierPath
+      if let problem = limits.identifierPathProblem(path, total: &total) {
+        throw RestorationError(.encodingFailed, "\(problem)", identifierPath: path)
+      }
+      if recordsByPath[PathKey(path)] != nil {
+        guard allowingDuplicatePaths else {
+          throw RestorationError(
+            .encodingFailed, "two records share the identifier path", identifierPath: path)
+        }
+      } else {
+        recordsByPath[PathKey(path)] = index
+      }
+      let parent = IdentifierPath.parent(of: path).flatMap { recordsByPath[PathKey($0)] }
+      parents.append(parent ?? -1)
+      names.append(
+        parent.map {
+          String(
+            decoding: path.utf8.dropFirst(records[$0].identifierPath.utf8.count + 1), as: UTF8.self)
+        } ?? path)
+      _ = writer.addRecord(
+        type: writer.typeNumber(
+          of: RecordType(
+            kind: record.kind, className: record.className,
+            restorationClassName: record.restorationClassName, storyboard: record.storyboard)))
+    }
+    let resolve = { (path: String) in recordsByPath[PathKey(path)] }
+    for (index, record) in records.enumerated() {
+      do {
+        var values: [Int] = []
+        for (_, value) in record.state { values.append(try writer.add(value, record: resolve)) }
+        writer.setState(
+          ofRecord: index, keys: record.state.keys.map { writer.plist.addString($0) },
+          values: values, sensitiveKeys: record.sensitiveKeys)
+      } catch {
+        var located = error
+        located.identifierPath = located.identifierPath ?? record.identifierPath
+        throw located
+      }
+    }
+    var top: [(key: String, value: Int)] = []
+    for (key, value) in topLevel { top.append((key, try writer.add(value, record: resolve))) }
+    return writer.finish(
+      topLevel: top, parents: parents, names: names, order: nil, version: version)
   }
 }

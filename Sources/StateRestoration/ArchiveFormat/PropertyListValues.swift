@@ -20,26 +20,37 @@ extension RestorationError {
   }
 }
 
+/// The result of `body`, its property list error as a restoration error.
+func wrapped<Result>(_ body: () throws(PropertyListError) -> Result) throws(RestorationError)
+  -> Result
+{
+  do {
+    return try body()
+  } catch {
+    throw RestorationError(error)
+  }
+}
+
 /// Reads ``StateValue``s out of a property list, bounding the work a file can cause: nesting
-/// depth, containers that contain themselves, and the number of values, which a file that shares
-/// one container among many could otherwise multiply.
+/// depth, containers that contain themselves, and the values and string and data bytes read,
+/// which a file that shares one object among many references could otherwise multiply.
 ///
 /// Checking a value and building it take the same path (``value(_:depth:building:)``), so that
 /// a value a check accepted is one a read builds, and the two fail alike.
 struct ValueReader {
   let file: BinaryPropertyListReader
   private let maxDepth: Int
-  /// The records' paths: what a UID stands for; nil refuses UIDs.
-  private let paths: [String]?
-  /// How many more values may be read; reset once a whole file is checked.
+  /// What a UID stands for: the records' paths; nil refuses UIDs.
+  var paths: [String]?
+  /// How many more values and bytes may be read; lifted once a whole file is checked.
   private var budget: Int
   /// The containers being read, outermost first.
   private var open: [Int] = []
-  /// The names of the key objects read so far, as numbers of distinct names.
-  private var names: [Int: Int] = [:]
+  /// By object, the number of the name a key object holds, or -1 until it is read.
+  private var nameOfObject: [Int32]
   /// Each distinct name, by number, and the number of each.
-  private var nameStrings: [String] = []
-  private var nameNumbers: [String: Int] = [:]
+  private(set) var names: [String] = []
+  private(set) var numbers: [String: Int] = [:]
   /// By name number, the last dictionary that used it, to find a repeated key without a set
   /// per dictionary.
   private var lastDictionary: [Int] = []
@@ -49,7 +60,9 @@ struct ValueReader {
     self.file = file
     self.maxDepth = maxDepth
     self.paths = paths
-    // A file whose containers are not shared holds fewer values than bytes.
+    nameOfObject = Array(repeating: -1, count: file.objectCount)
+    // A file that shares nothing holds fewer values than objects, and fewer string and data
+    // bytes than it has bytes.
     budget = 2 * (file.bytes.count + file.objectCount)
   }
 
@@ -64,46 +77,62 @@ struct ValueReader {
     guard budget > 0 else {
       throw RestorationError(
         .limitExceeded,
-        "file references its containers more often than its size allows (shared-container bomb)")
+        "values would take more than twice the file's size once read: it shares objects among "
+          + "more references than its size allows")
     }
     budget -= 1
     let file = self.file
     let type = try wrapped { () throws(PropertyListError) in try file.type(of: object) }
     switch type {
     case .uid:
-      let index = try recordIndex(ofUID: object)
+      let index = try wrapped { () throws(PropertyListError) in try recordIndex(ofUID: object) }
       return building ? .reference(paths?[index] ?? "") : nil
     case .array:
-      return try container(object, depth: depth) { reader, depth throws(RestorationError) in
-        let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
-        var elements: [StateValue] = []
-        if building { elements.reserveCapacity(array.count) }
-        for index in 0..<array.count {
-          let element = try reader.value(
-            file.element(index, of: array), depth: depth + 1, building: building)
-          if let element { elements.append(element) }
-        }
-        return building ? .array(elements) : nil
+      let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
+      try enter(object, depth: depth)
+      defer { open.removeLast() }
+      var elements: [StateValue] = []
+      if building { elements.reserveCapacity(array.count) }
+      for index in 0..<array.count {
+        let element = try value(
+          file.element(index, of: array), depth: depth + 1, building: building)
+        if let element { elements.append(element) }
       }
+      return building ? .array(elements) : nil
     case .dictionary:
-      return try container(object, depth: depth) { reader, depth throws(RestorationError) in
-        var entries: [String: StateValue] = [:]
-        try reader.entries(of: object) {
-          (reader, key, value) throws(RestorationError) in
-          let read = try reader.value(value, depth: depth + 1, building: building)
-          if let read { entries[key] = read }
-        }
-        return building ? .dictionary(entries) : nil
+      var entries: [String: StateValue] = [:]
+      try forEachEntry(of: object, depth: depth) { reader, key, value throws(RestorationError) in
+        let read = try reader.value(value, depth: depth + 1, building: building)
+        if let read { entries[reader.names[key]] = read }
       }
+      return building ? .dictionary(entries) : nil
     case .null, .set:
       throw RestorationError(
         .malformed, type == .null ? "null values are not supported" : "sets are not supported",
         offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
-    case .bool, .integer, .real, .date, .data, .string:
+    case .string where building:
+      let string = try wrapped { () throws(PropertyListError) in try file.string(object) }
+      charge(string.utf8.count)
+      return .string(string)
+    case .string:
+      charge(try wrapped { () throws(PropertyListError) in try file.checkString(object) })
+      return nil
+    case .data:
+      let bytes = try wrapped { () throws(PropertyListError) in try file.data(object) }
+      charge(bytes.count)
+      return building ? .data(Data(bytes)) : nil
+    case .bool, .integer, .real, .date:
       return try wrapped { () throws(PropertyListError) -> StateValue? in
         try Self.scalar(object, of: type, in: file, building: building)
       }
     }
+  }
+
+  /// Charges a string's or data's length beyond what the writer shares: a file that shares a
+  /// longer one among many references makes each cost its length, and a short one costs no
+  /// more than any value, as sharing it costs a file as much as referencing it.
+  private mutating func charge(_ length: Int) {
+    budget -= max(0, length - BinaryPropertyListWriter.uniquedStringLength)
   }
 
   /// A scalar: read and checked, and built with `building`.
@@ -123,18 +152,9 @@ struct ValueReader {
     case .real:
       let value = try file.real(object)
       return building ? .real(value) : nil
-    case .date:
+    default:
       let seconds = try file.date(object)
       return building ? .date(Date(timeIntervalSinceReferenceDate: seconds)) : nil
-    case .data:
-      let bytes = try file.data(object)
-      return building ? .data(Data(bytes)) : nil
-    default:
-      guard building else {
-        try file.checkString(object)
-        return nil
-      }
-      return .string(try file.string(object))
     }
   }
 
@@ -143,30 +163,22 @@ struct ValueReader {
     _ object: Int, depth: Int, building: Bool
   ) throws(RestorationError) -> KeyedValues {
     var result = KeyedValues()
-    try forEachEntry(of: object, depth: depth) { (reader, key, value) throws(RestorationError) in
+    try forEachEntry(of: object, depth: depth) { reader, key, value throws(RestorationError) in
       let read = try reader.value(value, depth: depth + 1, building: building)
-      if let read { result[key] = read }
+      if let read { result[reader.names[key]] = read }
     }
     return result
   }
 
-  /// Calls `body` with each entry of a dictionary, its key a string named once, guarding the
-  /// depth and cycles as any container.
+  /// Calls `body` with the name number of each key of a dictionary and its value's object,
+  /// having checked every key first, and guarding the depth and cycles as any container.
   mutating func forEachEntry(
     of object: Int, depth: Int,
-    _ body: (inout ValueReader, String, Int) throws(RestorationError) -> Void
+    _ body: (inout ValueReader, Int, Int) throws(RestorationError) -> Void
   ) throws(RestorationError) {
-    try container(object, depth: depth) { reader, _ throws(RestorationError) in
-      try reader.entries(of: object, body)
-    }
-  }
-
-  /// Calls `body` with each entry of a dictionary, its key a string named once.
-  private mutating func entries(
-    of object: Int, _ body: (inout ValueReader, String, Int) throws(RestorationError) -> Void
-  ) throws(RestorationError) {
-    let file = self.file
     let dictionary = try wrapped { () throws(PropertyListError) in try file.dictionary(object) }
+    try enter(object, depth: depth)
+    defer { open.removeLast() }
     // Every key is checked before any value is read: a dictionary nested in a value numbers
     // its own keys, which would hide this one's repeats if the two interleaved.
     dictionaries += 1
@@ -174,85 +186,74 @@ struct ValueReader {
       let number = try nameNumber(file.key(index, of: dictionary))
       guard lastDictionary[number] != dictionaries else {
         throw RestorationError(
-          .malformed, "dictionary repeats the key '\(nameStrings[number])'",
+          .malformed, "dictionary repeats the key '\(names[number])'",
           offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
       }
       lastDictionary[number] = dictionaries
     }
     for index in 0..<dictionary.count {
-      let key = nameStrings[try nameNumber(file.key(index, of: dictionary))]
-      try body(&self, key, file.value(index, of: dictionary))
+      try body(
+        &self, readNameNumber(file.key(index, of: dictionary)), file.value(index, of: dictionary))
     }
   }
 
   /// The number of a key object's name, read once per object; equal names share a number.
-  private mutating func nameNumber(_ object: Int) throws(RestorationError) -> Int {
-    if let known = names[object] { return known }
+  mutating func nameNumber(_ object: Int) throws(RestorationError) -> Int {
+    if object >= 0, object < nameOfObject.count, nameOfObject[object] >= 0 {
+      return Int(nameOfObject[object])
+    }
     let name = try wrapped { () throws(PropertyListError) in try file.string(object) }
-    let number: Int
-    if let known = nameNumbers[name] {
-      number = known
-    } else {
-      number = nameStrings.count
-      nameNumbers[name] = number
-      nameStrings.append(name)
+    let number = numbers[name] ?? names.count
+    if number == names.count {
+      numbers[name] = number
+      names.append(name)
       lastDictionary.append(0)
     }
-    names[object] = number
+    nameOfObject[object] = Int32(number)
     return number
   }
 
+  /// The number of a key object's name, once read.
+  func readNameNumber(_ object: Int) -> Int { Int(nameOfObject[object]) }
+
   /// The record a UID names, checked against the records.
-  func recordIndex(ofUID object: Int) throws(RestorationError) -> Int {
-    let index = try wrapped { () throws(PropertyListError) in try file.uid(object) }
+  func recordIndex(ofUID object: Int) throws(PropertyListError) -> Int {
+    let index = try file.uid(object)
     guard let paths else {
-      throw RestorationError(
-        .malformed, "UID \(index) outside an archive's objects",
-        offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
+      throw PropertyListError(
+        .malformed, "UID \(index) outside an archive's objects", offset: try file.offset(of: object)
+      )
     }
     guard index < UInt64(paths.count) else {
-      throw RestorationError(
+      throw PropertyListError(
         .malformed, "reference to object record \(index), but there are \(paths.count)")
     }
     return Int(index)
   }
 
-  /// Runs `body` for a container, guarding the depth and cycles.
-  private mutating func container<Result>(
-    _ object: Int, depth: Int,
-    _ body: (inout ValueReader, Int) throws(RestorationError) -> Result
-  ) throws(RestorationError) -> Result {
-    let offset = try wrapped { () throws(PropertyListError) in try file.offset(of: object) }
-    guard depth < maxDepth else {
-      throw RestorationError(
-        .limitExceeded, "containers nested deeper than \(maxDepth)", offset: offset)
-    }
-    guard !open.contains(object) else {
+  /// Opens a container, guarding the depth and cycles; the caller closes it.
+  private mutating func enter(_ object: Int, depth: Int) throws(RestorationError) {
+    guard depth < maxDepth, !open.contains(object) else {
+      let offset = try wrapped { () throws(PropertyListError) in try file.offset(of: object) }
+      guard depth < maxDepth else {
+        throw RestorationError(
+          .limitExceeded, "containers nested deeper than \(maxDepth)", offset: offset)
+      }
       throw RestorationError(
         .malformed, "object \(object) contains itself (reference cycle)", offset: offset)
     }
     open.append(object)
-    defer { open.removeLast() }
-    return try body(&self, depth)
-  }
-}
-
-/// The result of `body`, its property list error as a restoration error.
-func wrapped<Result>(_ body: () throws(PropertyListError) -> Result) throws(RestorationError)
-  -> Result
-{
-  do {
-    return try body()
-  } catch {
-    throw RestorationError(error)
   }
 }
 
 /// Writes ``StateValue``s into a property list.
 extension BinaryPropertyListWriter {
-  /// Adds a value; a reference becomes a UID by `record`, nil for a path without a record.
+  /// Adds a value; a reference becomes the UID object `reference` adds or finds for its path.
+  ///
+  /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) for a path
+  ///   `reference` has no object for.
   mutating func add(
-    _ value: StateValue, record: (String) -> Int?
+    _ value: StateValue, reference: (String, inout BinaryPropertyListWriter) -> Int?
   ) throws(RestorationError) -> Int {
     switch value {
     case .bool(let value): return addBool(value)
@@ -263,42 +264,29 @@ extension BinaryPropertyListWriter {
     case .data(let value): return addData(value)
     case .date(let value): return addDate(value.timeIntervalSinceReferenceDate)
     case .reference(let path):
-      guard let index = record(path) else {
+      guard let object = reference(path, &self) else {
         throw RestorationError(
           .encodingFailed, "reference to '\(path)', which has no record in the archive")
       }
-      return addUID(UInt64(index))
+      return object
     case .array(let elements):
-      var references: [Int] = []
-      references.reserveCapacity(elements.count)
-      for element in elements { references.append(try add(element, record: record)) }
-      return addArray(references)
+      var objects: [Int] = []
+      objects.reserveCapacity(elements.count)
+      for element in elements { objects.append(try add(element, reference: reference)) }
+      return addArray(objects)
     case .dictionary(let entries):
-      // Sorted, so that equal values give equal bytes.
-      let sorted = entries.sorted { $0.key < $1.key }
+      // Sorted by their bytes, so that equal values give equal bytes.
+      let sorted = entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
       var keys: [Int] = []
       var values: [Int] = []
+      keys.reserveCapacity(sorted.count)
+      values.reserveCapacity(sorted.count)
       for (key, value) in sorted {
         keys.append(addString(key))
-        values.append(try add(value, record: record))
+        values.append(try add(value, reference: reference))
       }
       return addDictionary(keys: keys, values: values)
     }
-  }
-
-  /// Adds a dictionary of keyed values, in their order.
-  mutating func add(
-    _ values: KeyedValues, record: (String) -> Int?
-  ) throws(RestorationError) -> Int {
-    var keyReferences: [Int] = []
-    var valueReferences: [Int] = []
-    keyReferences.reserveCapacity(values.count)
-    valueReferences.reserveCapacity(values.count)
-    for (key, value) in values {
-      keyReferences.append(addString(key))
-      valueReferences.append(try add(value, record: record))
-    }
-    return addDictionary(keys: keyReferences, values: valueReferences)
   }
 }
 
@@ -323,7 +311,7 @@ package enum PropertyList {
   /// - Throws: ``RestorationError`` when the value holds a reference.
   package static func write(_ value: StateValue) throws(RestorationError) -> [UInt8] {
     var writer = BinaryPropertyListWriter()
-    let top = try writer.add(value) { _ in nil }
+    let top = try writer.add(value) { _, _ in nil }
     return writer.makeBytes(top: top)
   }
 }

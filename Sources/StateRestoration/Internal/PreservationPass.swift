@@ -2,12 +2,14 @@ internal import BinaryPropertyList
 internal import DequeModule
 
 /// One preservation: walks the tree from the roots, and every object referenced from an encode
-/// method, encoding each object with an identifier path into a coder of its own.
+/// method, encoding each object with an identifier path into a coder of its own and its values
+/// into the archive as soon as its encode returns.
 ///
 /// The walk is UIKit's: breadth-first from the roots, a node's children then what it presents;
 /// an object without an identifier cuts itself and its subtree out, except a view, which is
-/// crossed so that identified views below it are still found. The archive lists parents before
-/// their children.
+/// crossed so that identified views below it are still found. An object gets its record's number
+/// when it joins the walk, so that references to it are numbers; the archive lists parents
+/// before their children, otherwise in walk order.
 final class PreservationPass {
   private let registry: RestorationRegistry
   private let limits: ArchiveLimits
@@ -15,18 +17,44 @@ final class PreservationPass {
   /// The class-name cache, handed back to the engine for the next pass.
   private(set) var classNames: ClassNames
   private var resolver = IdentifierPathResolver()
-  private var queue: Deque<any StateRestoring> = []
-  private var enqueued: Set<ObjectIdentifier> = []
-  /// The objects enqueued, held until the walk ends so that their identities stay theirs.
-  private var walked: [any StateRestoring] = []
-  private var archived: Set<PathKey> = []
-  private var records: [(record: RestorationArchive.Record, coder: StateCoder, depth: Int)] = []
+  /// Objects to visit, with their record's number or -1 for a view crossed without one.
+  private var queue: Deque<(object: any StateRestoring, record: Int)> = []
+  /// A view crossed without a record: what its children's paths start with, and the record of
+  /// its nearest archived ancestor, or -1.
+  private var crossed: [ObjectIdentifier: (prefix: String, ancestor: Int)] = [:]
+  /// The record of each object that joined the walk; -1 for one without a path, -2 for one
+  /// left out for its path.
+  private var joined: [ObjectIdentifier: Int] = [:]
+  /// The records, one value so that adding one is one access to the pass.
+  ///
+  /// By record: the object, held until the walk ends so that its identity stays its own; its
+  /// path; the record of its nearest archived ancestor (-1 for none) when its container's visit
+  /// found it, else -2, found when the walk ends.
+  private struct Records {
+    var objects: [any StateRestoring] = []
+    var paths: [String] = []
+    var parents: [Int] = []
+  }
+  private var records = Records()
+  private var recordsByPath: [PathKey: Int] = [:]
+  private var writer = ArchiveWriter()
+  private var types: [TypeKey: (number: Int, isRegistered: Bool)] = [:]
+  /// Records whose values reference paths that had no record yet when their encode returned.
+  private var deferred: [(record: Int, coder: StateCoder)] = []
   /// The length of the paths archived so far, for the limit on their total.
   private var pathLength = 0
   /// Whether a path is being computed: a coder used from app code that computes one (a kept
   /// coder, from `restorationIdentifier`) must not start another.
   private var resolving = false
   private(set) var issues: [PreservationReport.Issue] = []
+
+  /// What makes two records' types equal, without their names.
+  private struct TypeKey: Hashable {
+    var type: ObjectIdentifier
+    var restorationClass: ObjectIdentifier?
+    var kind: RestorationKind
+    var storyboard: StoryboardReference?
+  }
 
   init(
     registry: RestorationRegistry, classNames: ClassNames, limits: ArchiveLimits,
@@ -46,96 +74,125 @@ final class PreservationPass {
 
   /// Walks from the roots, encoding every object.
   func run(roots: [any StateRestoring]) {
-    for root in roots { enqueue(root) }
-    while let object = queue.popFirst() { visit(object) }
-    walked = []
+    for root in roots { join(root) }
+    while let (object, record) = queue.popFirst() { visit(object, record: record) }
   }
 
-  /// The records in archive order: parents before children, otherwise in walk order.
-  func archiveRecords() -> [RestorationArchive.Record] {
-    // A breadth-first walk is almost always in depth order; a stable sort keeps it so.
-    let ordered =
-      zip(records, records.dropFirst()).allSatisfy({ $0.depth <= $1.depth })
-      ? records
-      : records.enumerated().sorted {
-        ($0.element.depth, $0.offset) < ($1.element.depth, $1.offset)
-      }
-      .map(\.element)
-    var result = ordered.map { entry in
-      var record = entry.record
-      record.state = entry.coder.values
-      record.sensitiveKeys = entry.coder.sensitiveKeys.sorted()
-      return record
-    }
-    for index in result.indices where leftOut {
-      result[index].state = withoutReferencesLeftOut(
-        result[index].state, in: result[index].identifierPath)
-    }
-    return result
-  }
-
-  /// Whether an object with a path was left out of the archive for its path.
-  private var leftOut = false
-
-  /// The values without references to objects left out of the archive for their path, which
-  /// would dangle; an issue says so for each.
-  func withoutReferencesLeftOut(_ values: KeyedValues, in path: String?) -> KeyedValues {
-    guard leftOut else { return values }
-    func kept(_ value: StateValue, key: String) -> StateValue? {
-      switch value {
-      case .reference(let target) where !archived.contains(PathKey(target)):
-        issue(
-          .referenceWithoutPath, path,
-          "key '\(key)' references an object left out of the archive; the reference was removed")
-        return nil
-      case .array(let elements):
-        return .array(elements.compactMap { kept($0, key: key) })
-      case .dictionary(let entries):
-        return .dictionary(entries.compactMapValues { kept($0, key: key) })
-      default:
-        return value
-      }
-    }
-    return KeyedValues(
-      values.compactMap { entry in kept(entry.value, key: entry.key).map { (entry.key, $0) } })
-  }
-  private func enqueue(_ object: any StateRestoring) {
-    guard enqueued.insert(ObjectIdentifier(object)).inserted else { return }
-    queue.append(object)
-    walked.append(object)
-  }
-
-  private func enqueueChildren(of node: any RestorationNode) {
-    for child in node.restorationChildren { enqueue(child) }
-    if let presented = node.restorationPresentedNode { enqueue(presented) }
-  }
-
-  private func visit(_ object: any StateRestoring) {
+  /// Adds an object to the walk: numbers its record if it has a path that can be archived.
+  ///
+  /// - Parameters:
+  ///   - object: The object.
+  ///   - container: The object being visited, whose child `object` is, with its record (or -1)
+  ///     and path (or a crossed view's prefix): a child it contains extends its path.
+  /// - Returns: The object's record, or nil when it has none.
+  @discardableResult
+  private func join(
+    _ object: any StateRestoring,
+    in container: (object: AnyObject, record: Int, path: String)? = nil
+  ) -> Int? {
+    let id = ObjectIdentifier(object)
+    if let known = joined[id] { return known < 0 ? nil : known }
     let node = object as? any RestorationNode
-    guard let (path, depth) = computePath(of: object) else {
-      // A view without an identifier is crossed, to the identified views below it.
-      if let node, node.restorationKind == .view { enqueueChildren(of: node) }
-      return
+    var path: String?
+    var parent = -2
+    if let container, !resolving {
+      resolving = true
+      if let link = IdentifierPathResolver.parentLink(of: object), link.parent === container.object
+      {
+        let identifier = object.restorationIdentifier
+        let prefix = IdentifierPathResolver.extending(
+          container.path, index: link.index, identifier: identifier)
+        path = identifier == nil ? nil : prefix
+        parent =
+          container.record >= 0
+          ? container.record : crossed[ObjectIdentifier(container.object)]?.ancestor ?? -1
+        if identifier == nil, let node, node.restorationKind == .view {
+          crossed[id] = (prefix, parent)
+        }
+      } else {
+        path = resolver.path(of: object)
+      }
+      resolving = false
+    } else {
+      path = computePath(of: object)
     }
+    guard let path else {
+      joined[id] = -1
+      // A view without an identifier is crossed, to the identified views below it.
+      if let node, node.restorationKind == .view { queue.append((object, -1)) }
+      return nil
+    }
+    joined[id] = -2
     if let problem = limits.identifierPathProblem(path, total: &pathLength) {
       pathLength -= path.utf8.count
-      leftOut = true
       issue(
         .identifierPathTooLong, path,
         "a \(classNames.name(of: object)) has \(problem); it and its subtree were left out, since the archive could not be read back"
       )
-      return
+      return nil
     }
-    guard archived.insert(PathKey(path)).inserted else {
+    guard recordsByPath[PathKey(path)] == nil else {
       issue(
         .duplicatePath, path,
         "a \(classNames.name(of: object)) has the same identifier path as an object already archived; it and its subtree were left out"
       )
-      return
+      return nil
     }
+    let record = writer.addRecord(type: typeNumber(of: object, node: node, path: path))
+    joined[id] = record
+    recordsByPath[PathKey(path)] = record
+    records.objects.append(object)
+    records.paths.append(path)
+    records.parents.append(parent)
+    queue.append((object, record))
+    return record
+  }
+
+  /// The number of an object's type in the archive, its names looked up once per type.
+  private func typeNumber(of object: any StateRestoring, node: (any RestorationNode)?, path: String)
+    -> Int
+  {
+    let restorationClass = object.objectRestorationClass
+    let key = TypeKey(
+      type: ObjectIdentifier(type(of: object)),
+      restorationClass: restorationClass.map(ObjectIdentifier.init),
+      kind: node?.restorationKind ?? .object, storyboard: node?.restorationStoryboard)
+    let type =
+      types[key]
+      ?? {
+        let made = (
+          writer.typeNumber(
+            of: RecordType(
+              kind: key.kind, className: classNames.name(of: object),
+              restorationClassName: restorationClass.map(registry.name(of:)),
+              storyboard: key.storyboard)),
+          restorationClass.map(registry.isRegistered) ?? true
+        )
+        types[key] = made
+        return made
+      }()
+    if !type.isRegistered, let restorationClass {
+      issue(
+        .restorationClassNotRegistered, path,
+        "restoration class \(ClassNames.typeName(restorationClass)) is not registered; the object cannot be re-created at launch"
+      )
+    }
+    return type.number
+  }
+
+  private func visit(_ object: any StateRestoring, record: Int) {
+    let node = object as? any RestorationNode
     // Children join the walk before the encode runs, so that the archive lists them in tree
     // order even when the encode references one of them.
-    if let node { enqueueChildren(of: node) }
+    if let node {
+      // A view crossed by the resolver has no prefix here: its children take the resolver's way.
+      let path = record >= 0 ? records.paths[record] : crossed[ObjectIdentifier(object)]?.prefix
+      let container = path.map { (object as AnyObject, record, $0) }
+      for child in node.restorationChildren { join(child, in: container) }
+      if let presented = node.restorationPresentedNode { join(presented, in: container) }
+    }
+    guard record >= 0 else { return }
+    let path = records.paths[record]
     let coder = StateCoder(identifierPath: path, pass: self)
     var thrown: (any Error)?
     do {
@@ -149,35 +206,21 @@ final class PreservationPass {
     if let thrown, !((thrown as? RestorationError).map(coder.errors.contains) ?? false) {
       issue(.encodeFailed, path, "encode threw \(thrown); the keys written before it are kept")
     }
-    var restorationClassName: String?
-    if let type = object.objectRestorationClass {
-      restorationClassName = registry.name(of: type)
-      if !registry.isRegistered(type) {
-        issue(
-          .restorationClassNotRegistered, path,
-          "restoration class \(ClassNames.typeName(type)) is not registered; the object cannot be re-created at launch"
-        )
-      }
-    }
-    let record = RestorationArchive.Record(
-      identifierPath: path, kind: node?.restorationKind ?? .object,
-      className: classNames.name(of: object), restorationClassName: restorationClassName,
-      storyboard: node?.restorationStoryboard)
-    records.append((record, coder, depth))
+    if write(coder, record: record, final: false) == nil { deferred.append((record, coder)) }
   }
 
-  private func computePath(of object: any StateRestoring) -> (path: String, depth: Int)? {
+  private func computePath(of object: any StateRestoring) -> String? {
     guard !resolving else { return nil }
     resolving = true
     defer { resolving = false }
-    return resolver.pathAndDepth(of: object)
+    return resolver.path(of: object)
   }
 
-  /// Returns the identifier path of `object` and adds it to the walk, or nil when the object
-  /// has no path (it is then not referenced, and the report says why).
+  /// Adds `object` to the walk and returns its record's number and path, or nil when it has no
+  /// path that can be archived (it is then not referenced, and the report says why).
   func encodeReference(
     to object: any StateRestoring, key: String, from coderPath: String?
-  ) -> String? {
+  ) -> (Int, String)? {
     if resolving {
       issue(
         .referenceWithoutPath, coderPath,
@@ -185,15 +228,178 @@ final class PreservationPass {
       )
       return nil
     }
-    guard let (path, _) = computePath(of: object) else {
-      issue(
-        .referenceWithoutPath, coderPath,
-        "key '\(key)' references a \(classNames.name(of: object)) that has no restoration identifier path; the reference was not encoded"
-      )
-      return nil
+    if let record = join(object) { return (record, records.paths[record]) }
+    issue(
+      .referenceWithoutPath, coderPath,
+      joined[ObjectIdentifier(object)] == -2
+        ? "key '\(key)' references an object left out of the archive; the reference was not encoded"
+        : "key '\(key)' references a \(classNames.name(of: object)) that has no restoration identifier path; the reference was not encoded"
+    )
+    return nil
+  }
+
+  // MARK: Writing
+
+  /// The writes of a log that stand: the last write of each key, in the order the keys were
+  /// first written (again after a removal), removed and sensitive keys left out.
+  private static func standingWrites(_ log: StateCoder.Log, sensitive: Set<String>) -> [Int] {
+    let keys = log.keys
+    // By key: where it was first written and its last write, -1 once removed. Most objects
+    // write a handful of keys, found quicker by comparing than by hashing.
+    var slots: [(first: Int, last: Int)] = []
+    var slotOfKey: [String: Int] = [:]
+    let hashes = keys.count > 16
+    for index in keys.indices {
+      let key = keys[index]
+      let slot =
+        hashes ? slotOfKey[key] : slots.firstIndex { $0.last >= 0 && keys[$0.first] == key }
+      if case .removal = log.writes[index] {
+        if let slot { slots[slot].last = -1 }
+        if hashes { slotOfKey[key] = nil }
+      } else if let slot {
+        slots[slot].last = index
+      } else {
+        if hashes { slotOfKey[key] = slots.count }
+        slots.append((index, index))
+      }
     }
-    enqueue(object)
-    return path
+    return slots.compactMap { slot in
+      slot.last >= 0 && (sensitive.isEmpty || !sensitive.contains(keys[slot.last]))
+        ? slot.last : nil
+    }
+  }
+
+  /// Writes what a coder holds as a record's state, or with `record` -1 returns the top
+  /// level's keys and value objects; nil, writing nothing, when a value references a path
+  /// without a record and `final` is false.
+  @discardableResult
+  private func write(
+    _ coder: StateCoder, record: Int, final: Bool
+  ) -> [(key: String, value: Int)]? {
+    let log = coder.log
+    var standing = Self.standingWrites(log, sensitive: coder.sensitiveKeys)
+    let recordsByPath = self.recordsByPath
+    // A reference made by hand is checked before anything is written: its record may come
+    // later in the walk, and a key that cannot be written must leave nothing in the file.
+    var left: Set<Int> = []
+    for index in standing {
+      let key = log.keys[index]
+      if record < 0, RestorationArchive.Key.reserved.contains(key) {
+        issue(
+          .reservedKey, nil, "the top-level key '\(key)' is reserved; the app's value was ignored")
+        left.insert(index)
+      } else if case .value(let value) = log.writes[index],
+        let path = Self.missingPath(in: value, recordsByPath)
+      {
+        guard final else { return nil }
+        issue(
+          .referenceWithoutPath, record < 0 ? nil : records.paths[record],
+          "key '\(key)' references '\(path)', which has no record in the archive; the key was left out"
+        )
+        left.insert(index)
+      }
+    }
+    if !left.isEmpty { standing.removeAll(where: left.contains) }
+    let written = writer.add(
+      log, standing, record: record, sensitiveKeys: coder.sensitiveKeys.sorted()
+    ) { recordsByPath[PathKey($0)] }
+    return written.map { (log.keys[$0.write], $0.value) }
+  }
+
+  /// The first path a value references that has no record, if any.
+  private static func missingPath(in value: StateValue, _ records: [PathKey: Int]) -> String? {
+    switch value {
+    case .reference(let path): return records[PathKey(path)] == nil ? path : nil
+    case .array(let elements):
+      return elements.lazy.compactMap { missingPath(in: $0, records) }.first
+    case .dictionary(let entries):
+      return entries.values.lazy.compactMap { missingPath(in: $0, records) }.first
+    default: return nil
+    }
+  }
+
+  /// The archive: the records whose references waited for the walk to end, the top level (the
+  /// engine's keys, then the app's from `topCoder`), and every record's place.
+  func finish(
+    engineKeys: [(key: String, value: StateValue)], topCoder: StateCoder
+  ) -> (bytes: [UInt8], paths: [String]) {
+    for (record, coder) in deferred { write(coder, record: record, final: true) }
+    deferred = []
+    var top: [(key: String, value: Int)] = engineKeys.compactMap { key, value in
+      (try? writer.add(value) { _ in nil }).map { (key, $0) }
+    }
+    top += write(topCoder, record: -1, final: true) ?? []
+    let paths = records.paths
+    var parents = nearestArchivedAncestors()
+    // The file's name of a record is its path after its parent's path and `/`, or, when an
+    // empty identifier makes the parent's path no prefix of its own, its whole path.
+    let names = paths.indices.map { record in
+      let (path, parent) = (paths[record].utf8, parents[record])
+      let length = parent < 0 ? 0 : paths[parent].utf8.count
+      guard parent >= 0, path.count > length,
+        path[path.index(path.startIndex, offsetBy: length)] == UInt8(ascii: "/"),
+        ExactString.bytesEqual(paths[record], paths[parent], count: length)
+      else {
+        parents[record] = -1
+        return paths[record]
+      }
+      return String(decoding: path.dropFirst(length + 1), as: UTF8.self)
+    }
+    let order = parentsFirst(parents)
+    let bytes = writer.finish(topLevel: top, parents: parents, names: names, order: order)
+    return (bytes, order.map { $0.map { paths[$0] } } ?? paths)
+  }
+
+  /// Each record's nearest ancestor in the archive, found by climbing the objects above it
+  /// once each; -1 for none.
+  private func nearestArchivedAncestors() -> [Int] {
+    var nearest: [ObjectIdentifier: Int] = [:]
+    let (objects, parents) = (records.objects, records.parents)
+    return objects.indices.map { record in
+      guard parents[record] == -2 else { return parents[record] }
+      var climbed: [ObjectIdentifier] = []
+      var current = resolver.parent(of: ObjectIdentifier(objects[record]))
+      var found = -1
+      while let id = current {
+        if let known = nearest[id] {
+          found = known
+          break
+        }
+        if let number = joined[id], number >= 0 {
+          found = number
+          break
+        }
+        climbed.append(id)
+        current = resolver.parent(of: id)
+      }
+      for id in climbed { nearest[id] = found }
+      return found
+    }
+  }
+
+  /// The records parents first, otherwise in the order numbered; nil when that is the order
+  /// numbered already, as a breadth-first walk almost always is.
+  private func parentsFirst(_ parents: [Int]) -> [Int]? {
+    guard parents.indices.contains(where: { parents[$0] > $0 }) else { return nil }
+    var waiting: [Int: [Int]] = [:]
+    var placed = [Bool](repeating: false, count: parents.count)
+    var order: [Int] = []
+    order.reserveCapacity(parents.count)
+    for record in parents.indices {
+      guard parents[record] < 0 || placed[parents[record]] else {
+        waiting[parents[record], default: []].append(record)
+        continue
+      }
+      var ready = [record]
+      while let next = ready.popLast() {
+        order.append(next)
+        placed[next] = true
+        ready.append(contentsOf: (waiting.removeValue(forKey: next) ?? []).reversed())
+      }
+    }
+    // Parents are ancestors, so every record was placed; a record that was not keeps a place.
+    for record in parents.indices where !placed[record] { order.append(record) }
+    return order
   }
 
   func issue(_ kind: PreservationReport.Issue.Kind, _ path: String?, _ message: String) {

@@ -4,9 +4,8 @@ internal import BinaryPropertyList
 /// archive order, then decode every object in archive order (parents first), then the delegate's
 /// did-decode, then every restored object's finished-restoring.
 final class RestorationPass {
-  private let archive: RestorationArchive
-  /// The records' states, read on demand; nil when the archive's records hold their states.
-  private var states: ArchiveStates?
+  /// The archive, whose states are read when decoders ask for them.
+  private let archive: CheckedArchive
   private let registry: RestorationRegistry
   private weak var delegate: (any RestorationDelegate)?
   private(set) weak var applicationContext: AnyObject?
@@ -23,44 +22,33 @@ final class RestorationPass {
   private var existing: [PathKey: Int] = [:]
   private var existingObjects: [any StateRestoring] = []
   private var mapped: Set<ObjectIdentifier> = []
+  /// Objects located whose subtrees are not mapped yet.
+  private var unmapped: [any StateRestoring] = []
 
   /// The report's entries: one per record located so far, in archive order.
   private(set) var entries: [RestorationReport.Entry] = []
-  /// The records' paths: each path's first record (whose object is the one located for the
-  /// path) and each record's nearest archived ancestor.
-  private var paths = ArchivedPaths([])
   private var coders: [StateDecoder?] = []
   private var objects: [(any StateRestoring)?] = []
   private(set) var warnings: [String] = []
 
   init(
-    archive: RestorationArchive,
-    states: ArchiveStates? = nil,
-    registry: RestorationRegistry,
-    delegate: (any RestorationDelegate)?,
-    applicationContext: AnyObject?,
-    classNames: ClassNames,
-    debug: ((String) -> Void)?,
-    warn: @escaping (String) -> Void
+    archive: CheckedArchive, registry: RestorationRegistry,
+    delegate: (any RestorationDelegate)?, applicationContext: AnyObject?,
+    classNames: ClassNames, debug: ((String) -> Void)?, warn: @escaping (String) -> Void
   ) {
     self.archive = archive
-    self.states = states
     self.registry = registry
     self.delegate = delegate
     self.applicationContext = applicationContext
     self.classNames = classNames
-    self.debugSink = debug
-    self.warn = warn
-    self.resolver = IdentifierPathResolver()
+    (debugSink, self.warn) = (debug, warn)
+    resolver = IdentifierPathResolver()
     resolver.onCycle = { [unowned self] message in self.warning(message) }
   }
 
   /// The top-level decoder; references in it resolve once objects are located.
   private(set) lazy var topLevelDecoder = StateDecoder(
-    values: archive.topLevel,
-    identifierPath: nil,
-    pass: self
-  )
+    values: archive.topLevel, identifierPath: nil, pass: self)
 
   // MARK: Locating objects
 
@@ -103,36 +91,27 @@ final class RestorationPass {
   }
 
   /// Finds or creates the object for every record, in archive order.
-  ///
-  /// - Parameter paths: The analysis of the archive's paths, in record order.
-  func locateObjects(paths: ArchivedPaths) {
-    self.paths = paths
-    entries.reserveCapacity(archive.records.count)
-    coders.reserveCapacity(archive.records.count)
-    objects.reserveCapacity(archive.records.count)
-    for index in archive.records.indices { locate(archive.records, at: index) }
+  func locateObjects() {
+    let count = archive.paths.count
+    entries.reserveCapacity(count)
+    coders.reserveCapacity(count)
+    objects.reserveCapacity(count)
+    for index in 0..<count { locate(at: index) }
   }
 
   /// Locates the record at `index` and adds its entry, coder and object.
-  private func locate(_ records: [RestorationArchive.Record], at index: Int) {
-    let path = records[index].identifierPath
-    let decoder: StateDecoder
-    if let states, index < states.recordCount {
-      decoder = StateDecoder(states: states, record: index, identifierPath: path, pass: self)
-    } else {
-      decoder = StateDecoder(values: records[index].state, identifierPath: path, pass: self)
-    }
+  private func locate(at index: Int) {
+    let path = archive.paths[index]
+    let type = archive.types[archive.typeOfRecord[index]]
+    let decoder = StateDecoder(
+      values: nil, archive: archive, record: index, identifierPath: path, pass: self)
     var entry = RestorationReport.Entry(
-      identifierPath: path,
-      kind: records[index].kind,
-      className: records[index].className,
-      status: .restored
-    )
-    let found = locate(records, at: index, decoder: decoder, entry: &entry)
+      identifierPath: path, kind: type.kind, className: type.className, status: .restored)
+    let found = locate(at: index, type: type, decoder: decoder, entry: &entry)
     if let found {
       // The pin also records which archived path the object was restored as.
       resolver.pin(found, to: path)
-      mapSubtree(found, includingRoot: false)
+      unmapped.append(found)
       debug(
         "Object in root set for index [\(index)] for identifier path \(path): <\(classNames.name(of: found))>"
       )
@@ -145,30 +124,21 @@ final class RestorationPass {
   }
 
   private func locate(
-    _ records: [RestorationArchive.Record],
-    at index: Int,
-    decoder: StateDecoder,
-    entry: inout RestorationReport.Entry
+    at index: Int, type: RecordType, decoder: StateDecoder, entry: inout RestorationReport.Entry
   ) -> (any StateRestoring)? {
     func skip(_ reason: RestorationReport.SkipReason) -> (any StateRestoring)? {
       entry.status = .skipped(reason)
       return nil
     }
-    let path = records[index].identifierPath
-    // The analysis already knows each record's first record with its path: no need to hash the
-    // path again.
-    if paths.firstRecordOfPath[index] != index {
-      return skip(.duplicatePath)
-    }
-    let ancestor = paths.ancestor(ofRecord: index)
-    if let ancestor, objects[ancestor] == nil {
-      return skip(.missingParent(records[ancestor].identifierPath))
-    }
+    let path = archive.paths[index]
+    if archive.firstRecordOfPath[index] != index { return skip(.duplicatePath) }
+    let parent = archive.parents[index]
+    if parent >= 0, objects[parent] == nil { return skip(.missingParent(archive.paths[parent])) }
     // Split only for the calls that take them: most objects are found without.
     var components: [String] { IdentifierPath.components(of: path) }
 
     var found: (any StateRestoring)?
-    if let name = records[index].restorationClassName {
+    if let name = type.restorationClassName {
       // A restoration class is final: nil stops the lookup (UIKit's rule).
       guard let type = registry.restorationClass(named: name) else {
         return skip(.restorationClassNotRegistered(name))
@@ -180,17 +150,17 @@ final class RestorationPass {
       found = object
       entry.source = .restorationClass
     } else {
-      if records[index].kind == .viewController,
+      if type.kind == .viewController,
         let object = delegate?.object(withRestorationIdentifierPath: components, coder: decoder)
       {
         found = object
         entry.source = .delegate
       } else if let object = existing[PathKey(path)].map({ existingObjects[$0] })
-        ?? childOfLocatedContainer(at: path)
+        ?? childOfLocatedContainer(at: path) ?? existingBelowLocated(at: path)
       {
         found = object
         entry.source = .existing
-      } else if let storyboard = records[index].storyboard,
+      } else if let storyboard = type.storyboard,
         let board = registry.storyboard(named: storyboard.name),
         let object = board.instantiateForRestoration(
           withIdentifier: storyboard.identifier ?? components.last ?? path
@@ -212,6 +182,15 @@ final class RestorationPass {
       return skip(.objectAlreadyRestored(earlier))
     }
     return object
+  }
+
+  /// An object at `path` below the objects located so far, which are mapped only once a record
+  /// is found neither as an existing object nor as its container's child: most are.
+  private func existingBelowLocated(at path: String) -> (any StateRestoring)? {
+    guard !unmapped.isEmpty else { return nil }
+    for object in unmapped { mapSubtree(object, includingRoot: false) }
+    unmapped = []
+    return existing[PathKey(path)].map { existingObjects[$0] }
   }
 
   /// Asks the restored container of `path` for a child with the same identifier and index.
@@ -248,7 +227,7 @@ final class RestorationPass {
   /// The direct container of `path`, when it has a record and was restored.
   private func locatedContainer(of path: String) -> (path: String, object: any StateRestoring)? {
     guard let parent = IdentifierPath.parent(of: path),
-      let index = paths.firstRecord(of: parent, among: objects.count),
+      let index = archive.firstRecord(of: parent, among: objects.count),
       let object = objects[index]
     else { return nil }
     return (parent, object)
@@ -260,10 +239,9 @@ final class RestorationPass {
   func decodeObjects() {
     for index in entries.indices {
       guard let object = objects[index], let coder = coders[index] else { continue }
-      // The two fields used, not the whole record: a copy of it retained every field.
-      let className = archive.records[index].className
+      let className = archive.types[archive.typeOfRecord[index]].className
       guard classNames.object(object, isKindOf: className) else {
-        let path = archive.records[index].identifierPath
+        let path = archive.paths[index]
         entries[index].status = .skipped(
           .classMismatch(archived: className, found: classNames.name(of: object))
         )
@@ -278,10 +256,9 @@ final class RestorationPass {
       } catch {
         let failure =
           (error as? RestorationError)
-          ?? RestorationError(
-            .decodingFailed, "\(error)", identifierPath: archive.records[index].identifierPath)
+          ?? RestorationError(.decodingFailed, "\(error)", identifierPath: archive.paths[index])
         entries[index].status = .skipped(.decodeFailed(failure))
-        warning("\(archive.records[index].identifierPath): decode failed: \(failure)")
+        warning("\(archive.paths[index]): decode failed: \(failure)")
       }
     }
   }
@@ -298,7 +275,7 @@ final class RestorationPass {
 
   /// The live object restored for an identifier path, if any.
   func resolveReference(_ path: String) -> (any StateRestoring)? {
-    paths.firstRecord(of: path, among: objects.count).flatMap { objects[$0] }
+    archive.firstRecord(of: path, among: objects.count).flatMap { objects[$0] }
   }
 
   /// The live object restored for the archive record at an index, as ``resolveReference(_:)``
@@ -307,13 +284,13 @@ final class RestorationPass {
     // The record's first entry, as its path finds it: a duplicate path resolves to the first
     // record with that path. Records not yet located resolve to nil, as their paths do.
     guard index >= 0, index < objects.count else { return nil }
-    return objects[paths.firstRecordOfPath[index]]
+    return objects[archive.firstRecordOfPath[index]]
   }
 
   /// Records that objects archived under `paths` were dropped by a container.
   func noteTruncation(of paths: [String], reason: String) {
     for path in paths {
-      if let index = self.paths.firstRecord(of: path, among: entries.count),
+      if let index = archive.firstRecord(of: path, among: entries.count),
         entries[index].status == .restored
       {
         entries[index].status = .truncated(reason)
@@ -324,9 +301,7 @@ final class RestorationPass {
 
   /// Adds a note to the report entry of the object at `path`.
   func addNote(_ note: String, for path: String) {
-    guard let index = paths.firstRecord(of: path, among: entries.count) else {
-      return
-    }
+    guard let index = archive.firstRecord(of: path, among: entries.count) else { return }
     entries[index].notes.append(note)
     debug("\(path): \(note)")
   }

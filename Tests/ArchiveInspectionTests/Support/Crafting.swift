@@ -37,19 +37,23 @@ enum Crafting {
   /// A minimal archive with the engine's top-level keys and the given records.
   static func archive(
     _ records: [RestorationArchive.Record],
-    major: Int = RestorationArchive.Version.current.major,
-    minor: Int = 0,
     extraTopLevel: [(String, StateValue)] = []
   ) -> RestorationArchive {
     var topLevel = KeyedValues()
-    topLevel[RestorationArchive.Key.majorVersion] = .integer(Int64(major))
-    topLevel[RestorationArchive.Key.minorVersion] = .integer(Int64(minor))
     topLevel[RestorationArchive.Key.bundleVersion] = .string("1")
     topLevel[RestorationArchive.Key.systemVersion] = .string("8.0")
     topLevel[RestorationArchive.Key.timestamp] = .date(DemoArchives.timestamp)
     topLevel[RestorationArchive.Key.userInterfaceIdiom] = .string("phone")
     for (key, value) in extraTopLevel { topLevel[key] = value }
     return RestorationArchive(topLevel: topLevel, records: records)
+  }
+
+  /// The bytes of an archive that declares a format version of its own.
+  static func encoded(
+    _ archive: RestorationArchive, major: Int = RestorationArchive.Version.current.major,
+    minor: Int = 0
+  ) throws -> [UInt8] {
+    try archive.encoded(allowingDuplicatePaths: false, version: .init(major: major, minor: minor))
   }
 
   /// A view controller record.

@@ -51,7 +51,7 @@ struct HashBytes: ParsableCommand {
   var text: String
 
   func run() {
-    print(PathKey(text).hashValue)
+    print(ExactString(text).hashValue)
   }
 }
 

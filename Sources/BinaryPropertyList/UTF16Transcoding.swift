@@ -1,0 +1,98 @@
+// The package's only unsafe buffer code, for the strings most apps' state is made of: the
+// standard library's UTF-16 view and `String(decoding:as: UTF16.self)` took several times
+// longer per character than the rest of writing or reading a value.
+
+/// Transcoding between `String`'s UTF-8 and the big-endian UTF-16 of property lists.
+enum UTF16Transcoding {
+  /// Writes the UTF-16 code units of `string`, big-endian, at the start of `buffer`, which it
+  /// grows as needed.
+  ///
+  /// - Returns: The number of code units.
+  static func bigEndianUTF16(of string: String, into buffer: inout [UInt8]) -> Int {
+    var string = string
+    return string.withUTF8 { utf8 in
+      // A code unit takes at most two bytes for each UTF-8 byte.
+      if buffer.count < 2 * utf8.count { buffer = Array(repeating: 0, count: 2 * utf8.count) }
+      return buffer.withUnsafeMutableBufferPointer { output in
+        var out = 0
+        var index = 0
+        func put(_ unit: UInt32) {
+          output[out] = UInt8(truncatingIfNeeded: unit >> 8)
+          output[out + 1] = UInt8(truncatingIfNeeded: unit)
+          out += 2
+        }
+        // `String` holds valid UTF-8, so each lead byte says how many continuation bytes follow.
+        while index < utf8.count {
+          let lead = UInt32(utf8[index])
+          if lead < 0x80 {
+            put(lead)
+            index += 1
+          } else if lead < 0xE0 {
+            put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
+            index += 2
+          } else if lead < 0xF0 {
+            put(
+              (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
+                | UInt32(utf8[index + 2] & 0x3F))
+            index += 3
+          } else {
+            let scalar =
+              (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+              | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+            put(0xD800 | (scalar - 0x10000) >> 10)
+            put(0xDC00 | (scalar - 0x10000) & 0x3FF)
+            index += 4
+          }
+        }
+        return out / 2
+      }
+    }
+  }
+
+  /// Big-endian UTF-16 as a string, each unpaired surrogate a U+FFFD; `start` and `count` lie
+  /// inside `bytes`, checked by the caller.
+  static func string(fromBigEndianUTF16 bytes: [UInt8], start: Int, count: Int) -> String {
+    bytes.withUnsafeBufferPointer { input in
+      String(unsafeUninitializedCapacity: count * 3) { output in
+        func unit(_ index: Int) -> UInt32 {
+          UInt32(input[start + 2 * index]) << 8 | UInt32(input[start + 2 * index + 1])
+        }
+        var out = 0
+        func put(_ byte: UInt32) {
+          output[out] = UInt8(truncatingIfNeeded: byte)
+          out += 1
+        }
+        var index = 0
+        while index < count {
+          var scalar = unit(index)
+          index += 1
+          if scalar & 0xF800 == 0xD800 {
+            if scalar < 0xDC00, index < count, unit(index) & 0xFC00 == 0xDC00 {
+              scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(index) - 0xDC00))
+              index += 1
+            } else {
+              scalar = 0xFFFD
+            }
+          }
+          switch scalar {
+          case ..<0x80:
+            put(scalar)
+          case ..<0x800:
+            put(0xC0 | scalar >> 6)
+            put(0x80 | scalar & 0x3F)
+          case ..<0x10000:
+            put(0xE0 | scalar >> 12)
+            put(0x80 | scalar >> 6 & 0x3F)
+            put(0x80 | scalar & 0x3F)
+          default:
+            put(0xF0 | scalar >> 18)
+            put(0x80 | scalar >> 12 & 0x3F)
+            put(0x80 | scalar >> 6 & 0x3F)
+            put(0x80 | scalar & 0x3F)
+          }
+        }
+        return out
+      }
+    }
+  }
+}
