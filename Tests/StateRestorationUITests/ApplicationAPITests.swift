@@ -62,7 +62,7 @@ final class DraftDelegate: OptingInApplicationDelegate {
     try #require(harness.application.delegate as? DraftDelegate).draft.text = "Dear Sir,"
 
     let restart = harness.restartAndRestore()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
     #expect(restart.leakedObjects.isEmpty, "\(restart.leakedObjects)")
     let record = try #require(restart.archive?.record(at: "Draft"))
     #expect(record.kind == .object)
@@ -206,7 +206,7 @@ final class DraftDelegate: OptingInApplicationDelegate {
     root.note = 12
 
     let restart = harness.restartAndRestore()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
     let archive = try #require(restart.archive)
     #expect(archive.rootIdentifierPaths == ["Root"])
     // No window record, so no size classes anywhere in the archive.
