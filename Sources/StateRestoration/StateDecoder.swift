@@ -89,9 +89,9 @@ public final class StateDecoder {
   @inlinable
   public func decode<T: StateValueConvertible>(_ type: T.Type, forKey key: String) -> T? {
     guard let value = decodeValue(forKey: key) else { return nil }
-    if let result = T(stateValue: value) { return result }
-    warnTypeMismatch(T.self, found: value, forKey: key)
-    return nil
+    let result = T(stateValue: value)
+    if result == nil { warnTypeMismatch(T.self, found: value, forKey: key) }
+    return result
   }
 
   /// Reads any `Decodable` value, or a restorable object from its reference; nil when the key is

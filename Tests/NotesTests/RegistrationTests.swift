@@ -143,6 +143,17 @@ private func theReadmesTest<NotesAppDelegate: NotesCore.NotesAppDelegate>(
     #expect(!stack.contains { $0 is NoteEditorViewController })
   }
 
+  @Test func theHarnessKeepsWhatItsProcessesLogInsteadOfPrintingIt() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let harness = makeHarness(folder: folder, registering: [NoteDetailViewController.self])
+    try typeInNote2(harness)
+    harness.restartAndRestore()
+    let expected =
+      "warning: \(Self.editorPath): restoration class 'NoteEditorViewController' is not registered; not restored"
+    #expect(harness.loggedMessages.contains(expected), "\(harness.loggedMessages)")
+  }
+
   @Test func withoutAnyRegistrationOnlyTheListComesBack() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
