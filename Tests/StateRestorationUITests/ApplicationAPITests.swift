@@ -1,6 +1,7 @@
 import StateRestoration
 import StateRestorationTesting
 import StateRestorationUI
+import TestSupport
 import Testing
 
 /// A draft kept by the app delegate, outside the controller tree: a registered object (UIKit's
@@ -55,6 +56,25 @@ final class DraftDelegate: OptingInApplicationDelegate {
 }
 
 @Suite struct ApplicationAPITests {
+  @Test func launchReturnsTheRestorationReportAsTheHarnessDoes() throws {
+    let store = InMemoryArchiveStore()
+    let first = Application(
+      delegate: DraftDelegate(), applicationInfo: ApplicationHarness.testApplicationInfo,
+      store: store, logger: LogCapture().makeLogger())
+    #expect(first.launch().outcome == .nothingSaved)
+    first.enterBackground()
+    first.terminate(.systemKillAfterBackground)
+
+    let next = Application(
+      delegate: DraftDelegate(), applicationInfo: ApplicationHarness.testApplicationInfo,
+      store: store, logger: LogCapture().makeLogger())
+    let report = next.launch()
+    #expect(report.restoredEverything, "\(report)")
+    #expect(report == next.restorationReport)
+    // A second call launches nothing and returns the same report.
+    #expect(next.launch() == report)
+  }
+
   @Test func registeredObjectReferencedFromAnEncodeComesBackAfterProcessDeath() throws {
     let harness = ApplicationHarness { DraftDelegate() }
     harness.launch()
