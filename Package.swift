@@ -36,6 +36,8 @@ let package = Package(
     // (`RestorationLint`).
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    // `swift package generate-documentation` and `preview-documentation`; no code depends on it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // Core

@@ -1,20 +1,18 @@
 #!/usr/bin/env bash
-# Builds the documentation catalogs with the toolchain's docc, warnings as errors, so that a
-# broken symbol link fails. Usage: Scripts/docs.sh [OUTPUT-FOLDER] (default .build/docs)
+# Builds the documentation catalogs with swift-docc-plugin, warnings as errors, so that a broken
+# symbol link fails. Usage: Scripts/docs.sh [OUTPUT-FOLDER] (the archives are also copied there)
+# Preview one: swift package --disable-sandbox preview-documentation --target StateRestoration
 set -euo pipefail
 cd "$(dirname "$0")/.."
-output="${1:-.build/docs}"
-mkdir -p "$output"
-swift package dump-symbol-graph >/dev/null
-graphs="$(swift build --show-bin-path)/../symbolgraph"
-for module in StateRestoration StateRestorationUI StateRestorationTesting StoryboardImport \
-  RestorationLint RestorationLintInterfaceBuilder RestorationLintSwift RestorationLintCommand; do
-  echo "== $module"
-  # Each module's graphs alone: docc documents one module per catalog.
-  own="$(mktemp -d)"
-  cp "$graphs/$module.symbols.json" "$graphs/$module"@*.symbols.json "$own/" 2>/dev/null || true
-  docc convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$own" \
-    --fallback-display-name "$module" --fallback-bundle-identifier "org.swift-state-restoration.$module" \
-    --warnings-as-errors --output-dir "$output/$module"
-  rm -rf "$own"
-done
+modules=(StateRestoration StateRestorationUI StateRestorationTesting StoryboardImport
+  RestorationLint RestorationLintInterfaceBuilder RestorationLintSwift RestorationLintCommand)
+targets=()
+for module in "${modules[@]}"; do targets+=(--target "$module"); done
+swift package generate-documentation "${targets[@]}" --warnings-as-errors
+if [ $# -gt 0 ]; then
+  mkdir -p "$1"
+  for module in "${modules[@]}"; do
+    rm -rf "${1:?}/$module.doccarchive"
+    cp -R ".build/plugins/Swift-DocC/outputs/$module.doccarchive" "$1/"
+  done
+fi

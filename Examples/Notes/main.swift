@@ -18,27 +18,16 @@ do {
   // The archive is kept in <state dir>/Saved Application State/com.example.Notes.savedState/.
   let store = try FileArchiveStore(
     stateRoot: options.stateDirectory, bundleIdentifier: "com.example.Notes")
+  // The delegate opts in, registers the restoration classes of the screens created in code,
+  // and builds the window as the app launches: a test's ApplicationHarness launches it so too.
+  let delegate = NotesAppDelegate(notes: notes)
   let application = Application(
-    delegate: NotesAppDelegate(notes: notes),  // opts in to preservation and restoration
-    applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Notes"),
-    store: store
-  )
+    delegate: delegate, applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Notes"),
+    store: store)
+  let report = application.launch()  // restores what the last process preserved
 
-  // The note's screen and the editor are created in code, so at launch their restoration
-  // classes create them again. An archive can only create registered classes: without these
-  // lines the screens are left out of the restored navigation stack.
-  application.register(restorationClass: NoteDetailViewController.self)
-  application.register(restorationClass: NoteEditorViewController.self)
-
-  // The launch UI, built before launch(): restoration finds the navigation controller and the
-  // list by their restoration identifiers, and pushes the restored screens on top.
-  let navigation = NavigationController(
-    rootViewController: NoteListViewController(notes: notes), restorationIdentifier: "Notes")
-  application.addWindow(Window(rootViewController: navigation))
-  application.launch()  // restores what the last process preserved
-
-  let session = NotesSession(application: application, navigation: navigation)
-  print(session.launchSummary)
+  let session = NotesSession(application: application, navigation: delegate.navigation)
+  print(session.launchSummary(report))
   for command in script.commands {
     try session.perform(command)  // as a tap or a keystroke on the screen on top
   }
@@ -47,9 +36,9 @@ do {
   if script.pressesHome {
     // Home: the app moves to the background, which preserves its state, and the process ends
     // as iOS kills a suspended app. The next launch restores this screen.
-    let report = application.enterBackground()
+    let preservation = application.enterBackground()
     application.terminate(.systemKillAfterBackground)
-    print(try NotesSession.homeSummary(report, archivePath: store.path(of: .archive)))
+    print(try NotesSession.homeSummary(preservation, archivePath: store.path(of: .archive)))
   } else {
     print(session.exitSummary)
   }

@@ -23,6 +23,15 @@ public final class NotesSession {
     self.navigation = navigation
   }
 
+  /// Creates a session over a launched application whose delegate is a ``NotesAppDelegate``;
+  /// nil for another app's.
+  ///
+  /// - Parameter application: The application, launched.
+  public convenience init?(application: Application) {
+    guard let delegate = application.delegate as? NotesAppDelegate else { return nil }
+    self.init(application: application, navigation: delegate.navigation)
+  }
+
   // MARK: Commands
 
   /// Performs one command.
@@ -196,19 +205,20 @@ public final class NotesSession {
   // MARK: Lifecycle
 
   /// What the launch did: restored, started fresh, and what did not come back and why.
-  public var launchSummary: String {
-    guard let report = application.restorationReport else { return "Launch: not launched." }
+  ///
+  /// - Parameter report: The report `launch()` returned.
+  /// - Returns: A line, and one more for each object that did not come back and each note.
+  public func launchSummary(_ report: RestorationReport) -> String {
     switch report.outcome {
     case .nothingSaved:
       return "Launch: nothing was saved; a fresh start."
     case .restored:
       let restored = report.restoredPaths.count
-      let missed = report.entries.filter { $0.status != .restored }
       var lines =
-        missed.isEmpty
+        report.restoredEverything
         ? ["Launch: restored \(restored) objects."]
         : ["Launch: restored \(restored) of \(report.entries.count) saved objects."]
-      for entry in missed {
+      for entry in report.unrestored {
         lines.append("  not restored: \(entry.identifierPath): \(entry.status)")
       }
       for note in report.entries.flatMap(\.notes) { lines.append("  note: \(note)") }

@@ -1,4 +1,5 @@
 import ArchiveInspection
+import Logging
 import StateRestoration
 import TestSupport
 
@@ -62,7 +63,9 @@ public enum ArchiveFuzzing {
       applicationInfo: ApplicationInfo(bundleIdentifier: "fuzz"),
       store: store,
       registry: registry,
-      settings: RestorationSettings(developerMode: false, debugLogging: false)
+      settings: RestorationSettings(developerMode: false, debugLogging: false),
+      // Every key read as every type: the warnings of what reads as nil are expected.
+      logger: Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }
     )
     let delegate = OptingInDelegate()
     engine.delegate = delegate
@@ -109,7 +112,8 @@ private final class FuzzedNode: RestorationNode, ObjectRestoration {
       _ = coder.decode([String: String].self, forKey: key)
       _ = coder.decodeObject(forKey: key)
       _ = coder.decodeReferences(forKey: key)
-      _ = try? coder.decode(Sample.self, forKey: key)
+      _ = coder.decode(Sample.self, forKey: key)
+      _ = try? coder.decodeRequired(Sample.self, forKey: key)
     }
   }
 }

@@ -211,6 +211,18 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     Array(entries.lazy.filter { $0.status == .restored }.map(\.identifierPath))
   }
 
+  /// Whether the archive was restored and every object in it came back: the one question a test
+  /// of restoration asks (`#expect(report.restoredEverything, "\(report)")`).
+  ///
+  /// False when nothing was saved, the archive was not restored, or any entry is in
+  /// ``unrestored``.
+  public var restoredEverything: Bool {
+    outcome == .restored && !entries.contains { $0.status != .restored }
+  }
+
+  /// The archived objects that did not come back, each with its path and, in its status, why.
+  public var unrestored: [Entry] { entries.filter { $0.status != .restored } }
+
   /// The total time of all phases.
   public var totalDuration: Duration { timings.values.reduce(.zero, +) }
 

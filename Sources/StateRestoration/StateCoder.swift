@@ -108,15 +108,16 @@ public final class StateCoder {
 
   /// Writes any `Encodable` value, converted into archived values.
   ///
-  /// A restorable object is always written as a reference to the object, never as a copy of its
-  /// value.
+  /// A restorable object, or an array of them, is always written as a reference to the object,
+  /// never as a copy of its value, whichever overload the caller's static type picks.
   ///
   /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) if the value
   ///   fails to encode; the key is then left unchanged.
   public func encode<T: Encodable>(_ value: T, forKey key: String) throws(RestorationError) {
     if let object = value as? any StateRestoring {
-      encode(object, forKey: key)
-      return
+      return encode(object, forKey: key)
+    } else if let objects = value as? [any StateRestoring] {
+      return encode(objects, forKey: key)
     }
     do {
       record(.value(try StateValue.encoding(value)), forKey: key)

@@ -10,9 +10,11 @@ public struct DecodedReference {
 /// A keyed coder for one object's state, at restoration time (UIKit's `NSCoder` as passed to
 /// `decodeRestorableState(with:)`).
 ///
-/// Reading a key that is absent, or that holds another type, returns nil from the optional
-/// `decode` methods and throws a ``RestorationError`` from the `decodeRequired` ones; nothing
-/// traps, whatever the archive holds.
+/// One rule for every type: a key that is absent, or that holds another type, reads as nil from
+/// the `decode` methods and throws a ``RestorationError`` (``RestorationError/Code/keyNotFound``
+/// or ``RestorationError/Code/typeMismatch``) from `decodeRequired`. A type mismatch during a
+/// restore is also a warning in the ``RestorationReport``. Nothing traps, whatever the archive
+/// holds. A restorable object reads back as the object its reference names, as it was encoded.
 public final class StateDecoder {
   /// The archived values.
   ///
@@ -87,47 +89,64 @@ public final class StateDecoder {
   @inlinable
   public func decode<T: StateValueConvertible>(_ type: T.Type, forKey key: String) -> T? {
     guard let value = decodeValue(forKey: key) else { return nil }
-    return T(stateValue: value)
+    let result = T(stateValue: value)
+    if result == nil { warnTypeMismatch(T.self, found: value, forKey: key) }
+    return result
   }
 
-  /// Reads any `Decodable` value; nil when the key is absent.
-  ///
-  /// - Throws: ``RestorationError`` (``RestorationError/Code/typeMismatch``) when the archived
-  ///   value does not decode as `type`.
-  public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws(RestorationError)
-    -> T?
-  {
-    guard let value = value(forKey: key) else { return nil }
+  /// Reads any `Decodable` value, or a restorable object from its reference; nil when the key is
+  /// absent or holds another type.
+  public func decode<T: Decodable>(_ type: T.Type, forKey key: String) -> T? {
     do {
-      return try value.decoded(as: type)
+      return try decoded(type, forKey: key)
     } catch {
-      throw located(error, key: key)
+      pass?.warning("\(error); read as nil")
+      return nil
     }
   }
 
   /// Reads a value that must be present.
   ///
   /// - Throws: ``RestorationError`` with ``RestorationError/Code/keyNotFound`` when the key is
-  ///   absent, or ``RestorationError/Code/typeMismatch`` when it holds another type.
+  ///   absent (or its object was not restored), or ``RestorationError/Code/typeMismatch`` when
+  ///   it holds another type.
   public func decodeRequired<T: Decodable>(_ type: T.Type, forKey key: String)
     throws(RestorationError) -> T
   {
-    guard let value = value(forKey: key) else {
+    guard let result = try decoded(type, forKey: key) else {
       throw RestorationError(
         .keyNotFound, "no value for the key", identifierPath: identifierPath, key: key)
     }
-    if let convertible = type as? any StateValueConvertible.Type {
-      if let result = convertible.init(stateValue: value) as? T { return result }
-      throw RestorationError(
-        .typeMismatch, "expected \(T.self), found \(value.typeName)",
-        identifierPath: identifierPath,
-        key: key)
+    return result
+  }
+
+  /// A key's value as `type`: nil when absent, thrown when of another type.
+  private func decoded<T: Decodable>(_ type: T.Type, forKey key: String) throws(RestorationError)
+    -> T?
+  {
+    guard let value = value(forKey: key) else { return nil }
+    let result: T?
+    if type is any StateRestoring.Type {
+      guard case .reference(let path) = value else { throw mismatch(T.self, value, key) }
+      guard let object = pass?.resolveReference(path) else { return nil }
+      result = object as? T
+    } else if let convertible = type as? any StateValueConvertible.Type {
+      result = convertible.init(stateValue: value) as? T
+    } else {
+      do { return try value.decoded(as: type) } catch { throw located(error, key: key) }
     }
-    do {
-      return try value.decoded(as: type)
-    } catch {
-      throw located(error, key: key)
-    }
+    guard let result else { throw mismatch(T.self, value, key) }
+    return result
+  }
+
+  /// Warns, during a restore, that a key held another type than the one asked for.
+  @usableFromInline
+  func warnTypeMismatch(_ type: Any.Type, found value: StateValue, forKey key: String) {
+    pass?.warning("\(mismatch(type, value, key)); read as nil")
+  }
+
+  private func mismatch(_ type: Any.Type, _ value: StateValue, _ key: String) -> RestorationError {
+    located(RestorationError(.typeMismatch, "expected \(type), found \(value.typeName)"), key: key)
   }
 
   /// Reads an archived value as is; nil when the key is absent.
@@ -146,13 +165,18 @@ public final class StateDecoder {
     return pass?.resolveReference(path)
   }
 
-  /// Reads a reference to an object of a given type; nil when absent or of another type.
+  /// Reads a reference to an object of a given type; nil when absent, not restored, or of another
+  /// type.
   public func decodeObject<T>(of type: T.Type, forKey key: String) -> T? {
     // Unwrapped before the cast: Swift 6.3.1's optimizer, specializing `optional as? T` for a
     // class `T`, dropped the check for nil and handed nil to the runtime's class cast, which
     // crashed every release build whose decode asked for an absent key.
     guard let object = decodeObject(forKey: key) else { return nil }
-    return object as? T
+    if let typed = object as? T { return typed }
+    let found = RestorationError(
+      .typeMismatch, "expected \(T.self), found \(Swift.type(of: object))")
+    pass?.warning("\(located(found, key: key)); read as nil")
+    return nil
   }
 
   /// Reads an array of references, keeping the paths of objects that were not restored.

@@ -1,6 +1,7 @@
 public import Logging
 public import StateRestoration
 public import StateRestorationUI
+import Synchronization
 
 /// Runs an app through launches, backgrounding and process deaths inside one test.
 ///
@@ -14,7 +15,7 @@ public import StateRestorationUI
 /// harness.launch()
 /// harness.application.keyWindow?.rootViewController ... // drive the UI
 /// let result = harness.restartAndRestore()             // Home, kill, launch again
-/// #expect(result.report.outcome == .restored)
+/// #expect(result.report.restoredEverything, "\(result.report)")
 /// ```
 public final class ApplicationHarness {
   /// What a restart produced.
@@ -49,6 +50,10 @@ public final class ApplicationHarness {
   public var settings: RestorationSettings
   /// Where every process logs; change it between launches to capture one launch's log.
   public var logger: Logger
+  /// What every process logged, one line each with its level, when the harness was given no
+  /// logger: kept here rather than printed, so that a passing test prints nothing.
+  public var loggedMessages: [String] { capture.messages }
+  private let capture = HarnessLog()
 
   /// The bundle identifier, version and idiom of an app under test, unless a test gives its own.
   public static let testApplicationInfo = ApplicationInfo(
@@ -60,21 +65,21 @@ public final class ApplicationHarness {
   /// - Parameters:
   ///   - applicationInfo: Bundle identifier, version and idiom.
   ///   - settings: Settings for every launch.
-  ///   - logger: Where every process logs.
+  ///   - logger: Where every process logs; by default into ``loggedMessages``.
   ///   - store: The store; by default empty.
   ///   - makeMainStoryboard: Makes the main storyboard for each process, if the app has one.
   ///   - makeDelegate: Makes the app delegate for each process.
   public init(
     applicationInfo: ApplicationInfo = ApplicationHarness.testApplicationInfo,
     settings: RestorationSettings = RestorationSettings(),
-    logger: Logger = Logger(label: "StateRestoration"),
+    logger: Logger? = nil,
     store: InMemoryArchiveStore = InMemoryArchiveStore(),
     makeMainStoryboard: (() -> Storyboard)? = nil,
     makeDelegate: @escaping () -> any ApplicationDelegate
   ) {
     self.applicationInfo = applicationInfo
     self.settings = settings
-    self.logger = logger
+    self.logger = logger ?? capture.makeLogger()
     self.store = store
     self.makeMainStoryboard = makeMainStoryboard
     self.makeDelegate = makeDelegate
@@ -82,7 +87,7 @@ public final class ApplicationHarness {
     makeSceneDelegate = nil
     application = Application(
       delegate: makeDelegate(), applicationInfo: applicationInfo, store: store,
-      mainStoryboard: makeMainStoryboard?(), settings: settings, logger: logger)
+      mainStoryboard: makeMainStoryboard?(), settings: settings, logger: self.logger)
   }
 
   /// Creates a harness for an app that uses scenes; nothing is launched yet.
@@ -93,21 +98,21 @@ public final class ApplicationHarness {
   /// - Parameters:
   ///   - applicationInfo: Bundle identifier, version and idiom.
   ///   - settings: Settings for every launch.
-  ///   - logger: Where every process logs.
+  ///   - logger: Where every process logs; by default into ``loggedMessages``.
   ///   - sceneStores: The scene stores; by default empty.
   ///   - makeSceneDelegate: Makes the delegate of each scene that connects.
   ///   - makeDelegate: Makes the app delegate for each process.
   public init(
     applicationInfo: ApplicationInfo = ApplicationHarness.testApplicationInfo,
     settings: RestorationSettings = RestorationSettings(),
-    logger: Logger = Logger(label: "StateRestoration"),
+    logger: Logger? = nil,
     sceneStores: InMemorySceneSessionStores = InMemorySceneSessionStores(),
     makeSceneDelegate: @escaping () -> any SceneDelegate,
     makeDelegate: @escaping () -> any ApplicationDelegate
   ) {
     self.applicationInfo = applicationInfo
     self.settings = settings
-    self.logger = logger
+    self.logger = logger ?? capture.makeLogger()
     // The stores' app-level items are the harness's store.
     store = (sceneStores.applicationStore as? InMemoryArchiveStore) ?? InMemoryArchiveStore()
     self.sceneStores = sceneStores
@@ -117,7 +122,7 @@ public final class ApplicationHarness {
     application = Application(
       delegate: makeDelegate(), applicationInfo: applicationInfo, sceneStores: sceneStores,
       sceneManifest: SceneManifest(makeDelegate: makeSceneDelegate), settings: settings,
-      logger: logger)
+      logger: self.logger)
   }
 
   /// A new process's application, made as the first one was: a fresh delegate and storyboard
@@ -138,10 +143,7 @@ public final class ApplicationHarness {
   ///
   /// - Returns: Its restoration report.
   @discardableResult
-  public func launch() -> RestorationReport {
-    application.launch()
-    return application.restorationReport ?? RestorationReport(outcome: .nothingSaved)
-  }
+  public func launch() -> RestorationReport { application.launch() }
 
   /// The saved archive, decoded, if there is one.
   public var savedArchive: RestorationArchive? {
@@ -286,5 +288,31 @@ private struct LifetimeTracker {
   /// The objects still alive.
   var survivors: [String] {
     entries.filter { $0.object != nil }.map(\.description)
+  }
+}
+
+/// The lines logged through a harness's own logger.
+private final class HarnessLog: Sendable {
+  private let lines = Mutex<[String]>([])
+
+  var messages: [String] { lines.withLock { $0 } }
+
+  func makeLogger() -> Logger {
+    Logger(label: "StateRestoration") { _ in Handler(owner: self) }
+  }
+
+  private struct Handler: LogHandler {
+    let owner: HarnessLog
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+      get { metadata[key] }
+      set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+      owner.lines.withLock { $0.append("\(event.level): \(event.message)") }
+    }
   }
 }

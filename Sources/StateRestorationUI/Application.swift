@@ -12,8 +12,8 @@ public import StateRestoration
 ///
 /// ```swift
 /// let app = Application(delegate: AppDelegate(), applicationInfo: info, store: store)
-/// app.launch()             // restores what the last process saved
-/// app.enterBackground()    // preserves; the process may now be killed at any time
+/// let report = app.launch()  // restores what the last process saved
+/// app.enterBackground()      // preserves; the process may now be killed at any time
 /// ```
 public final class Application {
   /// Where the app is in its lifecycle.
@@ -199,15 +199,22 @@ public final class Application {
   /// Launches the app in UIKit's order: the main storyboard's initial controller, the
   /// delegate's will-finish-launching, the saved snapshot, restoration, did-finish-launching,
   /// then the windows appear.
-  public func launch() {
-    guard state == .notRunning else { return }
+  ///
+  /// - Returns: What restoration did (also ``restorationReport``); a later call launches nothing
+  ///   and returns the same report. An app with scenes restores each scene on its own
+  ///   (``Scene/restorationReport``): its launch returns a report of nothing saved.
+  @discardableResult
+  public func launch() -> RestorationReport {
+    guard state == .notRunning else {
+      return restorationReport ?? RestorationReport(outcome: .nothingSaved)
+    }
     state = .inactive
     if sceneManifest != nil {
       delegate.applicationWillFinishLaunching(self)
       loadSessions()
       delegate.applicationDidFinishLaunching(self)
       state = .active
-      return
+      return RestorationReport(outcome: .nothingSaved)
     }
     if let mainStoryboard, windows.isEmpty,
       let initial = mainStoryboard.instantiateInitialViewController()
@@ -216,10 +223,12 @@ public final class Application {
     }
     delegate.applicationWillFinishLaunching(self)
     launchSnapshot = presentSnapshot(of: engine)
-    restorationReport = engine.restoreApplicationState(roots: windows)
+    let report = engine.restoreApplicationState(roots: windows)
+    restorationReport = report
     delegate.applicationDidFinishLaunching(self)
     for window in windows { window.makeKeyAndVisible() }
     state = .active
+    return report
   }
 
   /// Shows the snapshot an engine's store keeps, once: it is removed as it is read, and the

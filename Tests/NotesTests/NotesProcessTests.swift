@@ -341,8 +341,8 @@ private func lines(_ result: ProcessResult) -> [String] {
   }
 }
 
-/// The README quotes the example's `main.swift`: apart from comments and line breaks, every line
-/// it quotes is there, in order.
+/// The README quotes the example's `main.swift` and its test: apart from comments and line
+/// breaks, every line it quotes is there, in order.
 @Suite struct ReadmeNotesExcerptTests {
   /// Code without comments or white space.
   private func code(_ line: Substring) -> String {
@@ -350,27 +350,36 @@ private func lines(_ result: ProcessResult) -> [String] {
     return withoutComment.filter { !$0.isWhitespace }
   }
 
-  @Test func theReadmesExcerptIsTheExamplesCode() throws {
+  /// Checks that the README's first Swift block after `link` quotes the file at `path`.
+  private func expectQuoted(after link: String, from path: String) throws {
     let root = BuiltExecutable.packageRoot
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let main = try String(
-      contentsOf: root.appendingPathComponent("Examples/Notes/main.swift"), encoding: .utf8)
-    let afterLink = try #require(readme.range(of: "[`Examples/Notes/main.swift`]")).upperBound
+    let file = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    let afterLink = try #require(readme.range(of: link)).upperBound
     let blockStart = try #require(
       readme.range(of: "```swift\n", range: afterLink..<readme.endIndex))
     let blockEnd = try #require(
       readme.range(of: "\n```", range: blockStart.upperBound..<readme.endIndex))
     let quoted = readme[blockStart.upperBound..<blockEnd.lowerBound].split(separator: "\n")
       .map(code).filter { !$0.isEmpty }
-    #expect(quoted.count >= 10)
-    let source = main.split(separator: "\n").map(code).joined()
+    #expect(quoted.count >= 8)
+    let source = file.split(separator: "\n").map(code).joined()
     var position = source.startIndex
     for line in quoted {
       guard let found = source.range(of: line, range: position..<source.endIndex) else {
-        Issue.record("not in Examples/Notes/main.swift, in this order: \(line)")
+        Issue.record("not in \(path), in this order: \(line)")
         return
       }
       position = found.upperBound
     }
+  }
+
+  @Test func theReadmesExcerptIsTheExamplesCode() throws {
+    try expectQuoted(after: "[`Examples/Notes/main.swift`]", from: "Examples/Notes/main.swift")
+  }
+
+  @Test func theReadmesTestIsTheExamplesTest() throws {
+    try expectQuoted(
+      after: "[`RegistrationTests.swift`]", from: "Tests/NotesTests/RegistrationTests.swift")
   }
 }

@@ -6,31 +6,56 @@ import StateRestorationUI
 import TestSupport
 import Testing
 
-/// Builds the Notes app's launch UI as `Examples/Notes/main.swift` does, registering the given
-/// restoration classes, from will-finish-launching: the harness makes a new application for
-/// each process and launches it at once.
-private final class HarnessNotesDelegate: NotesAppDelegate {
-  let restorationClasses: [any ViewControllerRestoration.Type]
-
-  init(notes: NoteStore, registering restorationClasses: [any ViewControllerRestoration.Type]) {
-    self.restorationClasses = restorationClasses
-    super.init(notes: notes)
-  }
-
-  override func applicationWillFinishLaunching(_ application: Application) {
-    for restorationClass in restorationClasses {
-      application.register(restorationClass: restorationClass)
-    }
-    let navigation = NavigationController(
-      rootViewController: NoteListViewController(notes: notes), restorationIdentifier: "Notes")
-    application.addWindow(Window(rootViewController: navigation))
+/// The Notes app without the editor's registration, as if `register(restorationClass:)` had
+/// been left out of its launch.
+private final class NotesAppDelegateWithoutTheEditor: NotesAppDelegate {
+  required init(
+    notes: NoteStore, restorationClasses: [any ViewControllerRestoration.Type] = []
+  ) {
+    super.init(notes: notes, restorationClasses: [NoteDetailViewController.self])
   }
 }
 
-/// Why `register(restorationClass:)` is in `main.swift`: an archive re-creates only registered
-/// classes, and a screen whose class is missing is left out at launch, with no error.
+/// The README's test of the Notes app, which launches the delegate `main.swift` launches.
+///
+/// The generic parameter is named as the delegate class, so that the lines below are the
+/// README's, word for word (`ReadmeNotesExcerptTests` checks it), and run unchanged with a
+/// delegate that leaves a registration out.
+private func theReadmesTest<NotesAppDelegate: NotesCore.NotesAppDelegate>(
+  _: NotesAppDelegate.Type, folder: URL
+) throws {
+  let notes = try NoteStore(path: folder.appendingPathComponent("notes.json").path)
+  let harness = ApplicationHarness { NotesAppDelegate(notes: notes) }  // as main.swift launches
+  harness.launch()
+  let session = try #require(NotesSession(application: harness.application))
+  for command in [.open(row: 2), .edit, .type("Buy milk")] as [NotesCommand] {
+    try session.perform(command)  // as the user taps and types
+  }
+  let restart = harness.restartAndRestore()  // Home, the process is killed, launch again
+  #expect(restart.report.restoredEverything, "\(restart.report)")
+}
+
+/// Why the delegate registers the restoration classes: an archive re-creates only registered
+/// classes, and a screen whose class is missing is left out at launch.
 @Suite struct RegistrationTests {
   static let editorPath = "Notes/:[2]:/NoteEditor"
+
+  @Test func theReadmesTestPasses() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try theReadmesTest(NotesAppDelegate.self, folder: folder)
+  }
+
+  @Test func theReadmesTestFailsWhenARegistrationIsRemoved() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A known issue that is not recorded is a failure: the README's test must catch this.
+    try withKnownIssue("the editor's screen is not restored") {
+      try theReadmesTest(NotesAppDelegateWithoutTheEditor.self, folder: folder)
+    } matching: { issue in
+      issue.description.contains("restoredEverything")
+    }
+  }
 
   /// A harness over a notes file in `folder`: each "process" opens the file again.
   private func makeHarness(
@@ -39,8 +64,8 @@ private final class HarnessNotesDelegate: NotesAppDelegate {
     let path = folder.appendingPathComponent("notes.json").path
     return ApplicationHarness {
       do {
-        return HarnessNotesDelegate(
-          notes: try NoteStore(path: path), registering: restorationClasses)
+        return NotesAppDelegate(
+          notes: try NoteStore(path: path), restorationClasses: restorationClasses)
       } catch {
         Issue.record("the notes file: \(error)")
         return OptingInApplicationDelegate()
@@ -75,8 +100,8 @@ private final class HarnessNotesDelegate: NotesAppDelegate {
     let restart = harness.restartAndRestore()
     #expect(restart.preservation?.issues == [])
     #expect(restart.leakedObjects == [])
-    #expect(restart.report.outcome == .restored)
-    #expect(restart.report.entries.allSatisfy { $0.status == .restored }, "\(restart.report)")
+    #expect(restart.report.restoredEverything, "\(restart.report)")
+    #expect(restart.report.warnings == [])
     let stack = try navigation(restart.application).viewControllers
     #expect(stack.count == 3)
     let editor = try #require(stack.last as? NoteEditorViewController)
@@ -86,35 +111,60 @@ private final class HarnessNotesDelegate: NotesAppDelegate {
     #expect(list.tableView.indexPathForSelectedRow == IndexPath(row: 1, section: 0))
   }
 
-  @Test func withoutRegisteringTheEditorItsScreenIsDroppedAndTheLaunchStillSucceeds() throws {
+  @Test func withoutRegisteringTheEditorItsScreenIsDroppedWithAWarning() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
+    let log = LogCapture()
     let harness = makeHarness(folder: folder, registering: [NoteDetailViewController.self])
+    harness.logger = log.makeLogger()
     try typeInNote2(harness)
 
     let restart = harness.restartAndRestore()
     // The preservation says so in its report (and in a log warning), but writes the archive.
     let issues = try #require(restart.preservation?.issues(of: .restorationClassNotRegistered))
     #expect(issues.map(\.identifierPath) == [Self.editorPath])
-    // The launch restores everything else: nothing fails, the editor is simply not there.
+    // The launch restores everything else, and says what it left out.
     #expect(restart.report.outcome == .restored)
+    #expect(!restart.report.restoredEverything)
+    // The editor, and its text view with it.
     #expect(
-      restart.report.status(of: Self.editorPath)
-        == .skipped(.restorationClassNotRegistered("NoteEditorViewController")))
+      restart.report.unrestored.map(\.status) == [
+        .skipped(.restorationClassNotRegistered("NoteEditorViewController")),
+        .skipped(.missingParent(Self.editorPath)),
+      ])
+    #expect(restart.report.unrestored.first?.identifierPath == Self.editorPath)
+    let warning =
+      "\(Self.editorPath): restoration class 'NoteEditorViewController' is not registered; not restored"
+    #expect(restart.report.warnings == [warning])
+    #expect(log.warnings.contains(warning))
     let stack = try navigation(restart.application).viewControllers
     #expect(stack.count == 2)
     #expect(stack.last is NoteDetailViewController)
     #expect(!stack.contains { $0 is NoteEditorViewController })
   }
 
+  @Test func theHarnessKeepsWhatItsProcessesLogInsteadOfPrintingIt() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let harness = makeHarness(folder: folder, registering: [NoteDetailViewController.self])
+    try typeInNote2(harness)
+    harness.restartAndRestore()
+    let expected =
+      "warning: \(Self.editorPath): restoration class 'NoteEditorViewController' is not registered; not restored"
+    #expect(harness.loggedMessages.contains(expected), "\(harness.loggedMessages)")
+  }
+
   @Test func withoutAnyRegistrationOnlyTheListComesBack() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let harness = makeHarness(folder: folder, registering: [])
+    harness.logger = LogCapture().makeLogger()
     try typeInNote2(harness)
 
     let restart = harness.restartAndRestore()
     #expect(restart.report.outcome == .restored)
+    // The note's screen, the editor and the editor's text view.
+    #expect(restart.report.unrestored.count == 3, "\(restart.report)")
     let stack = try navigation(restart.application).viewControllers
     #expect(stack.count == 1)
     let list = try #require(stack.first as? NoteListViewController)

@@ -64,4 +64,40 @@ import Testing
       live == block,
       "README.md's block differs from the live output; paste this in:\n\(paths.standardOutput)")
   }
+
+  /// What the README's archive tool section says: a launch that restores the archive deletes
+  /// it, so the tool then finds no saved state, unless the launch was in developer mode.
+  @Test func theArchiveIsGoneAfterARestoringLaunchUnlessDeveloperModeKeepsIt() throws {
+    let readme = try String(
+      contentsOf: BuiltExecutable.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.components(separatedBy: "## The archive tool").last)
+      .components(separatedBy: "\n## ")[0]
+    #expect(section.contains("`no saved state`"))
+    #expect(section.contains("`--developer-mode`, which keeps it"))
+
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    let tool = try BuiltExecutable.path(
+      named: "restoration-archive-tool", variable: "RESTORATION_ARCHIVE_TOOL")
+    let arguments = [
+      "paths", "--bundle-id", "com.example.Restorer", "--state-dir", folder.path,
+    ]
+    for developerMode in [false, true] {
+      let options = developerMode ? ["--developer-mode"] : []
+      _ = try app.run(keys: "down*52 enter h", options)
+      #expect(try TestSupport.run(tool, arguments).status == 0)
+      // Restores Costa Rica, then the keys run out: the app exits without going Home.
+      let restoring = try app.run(keys: "down", options)
+      #expect(restoring.standardOutput.contains("Costa Rica"))
+      let paths = try TestSupport.run(tool, arguments)
+      if developerMode {
+        #expect(paths.status == 0, "\(paths.standardError)")
+        #expect(paths.standardOutput.contains("CountryVCID"))
+      } else {
+        #expect(paths.status != 0)
+        #expect(paths.standardError.contains("no saved state"), "\(paths.standardError)")
+      }
+    }
+  }
 }

@@ -82,14 +82,14 @@ private struct Pet: Codable, Equatable {
       try coder.encode([Pet.Kind.cat, .dog], forKey: "kinds")
       try coder.encode([1, nil, 3] as [Int?], forKey: "optionals")
     }
-    #expect(try decoder.decode(Pet.self, forKey: "pet") == pet)
-    #expect(try decoder.decode([Pet].self, forKey: "pets") == [pet, pet])
-    #expect(try decoder.decode([Pet.Kind].self, forKey: "kinds") == [.cat, .dog])
-    #expect(try decoder.decode([Int?].self, forKey: "optionals") == [1, nil, 3])
-    #expect(try decoder.decode(Pet.self, forKey: "absent") == nil)
+    #expect(decoder.decode(Pet.self, forKey: "pet") == pet)
+    #expect(decoder.decode([Pet].self, forKey: "pets") == [pet, pet])
+    #expect(decoder.decode([Pet.Kind].self, forKey: "kinds") == [.cat, .dog])
+    #expect(decoder.decode([Int?].self, forKey: "optionals") == [1, nil, 3])
+    #expect(decoder.decode(Pet.self, forKey: "absent") == nil)
   }
 
-  @Test func wrongTypesReturnNilOrThrowTypedErrorsAndNeverTrap() throws {
+  @Test func wrongTypesReadAsNilOrThrowFromDecodeRequiredAndNeverTrap() throws {
     let decoder = try roundTrip { coder in
       coder.encode("not a number", forKey: "string")
       coder.encode(300, forKey: "big")
@@ -104,8 +104,9 @@ private struct Pet: Codable, Equatable {
     #expect(decoder.decode(Bool.self, forKey: "absent") == nil)
     #expect(decoder.decode(URL.self, forKey: "ints") == nil)
 
+    #expect(decoder.decode(Pet.self, forKey: "dictionary") == nil)
     let mismatch = #expect(throws: RestorationError.self) {
-      try decoder.decode(Pet.self, forKey: "dictionary")
+      try decoder.decodeRequired(Pet.self, forKey: "dictionary")
     }
     #expect(mismatch?.code == .typeMismatch)
     #expect(mismatch?.key == "dictionary")

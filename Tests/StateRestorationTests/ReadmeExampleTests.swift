@@ -3,8 +3,8 @@ import StateRestoration
 import TestSupport
 import Testing
 
-// The README's example, verbatim apart from the temporary folder, so that it keeps compiling
-// and doing what the README says.
+// The example of the Getting started article (whose controller the README quotes), verbatim
+// apart from the temporary folder, so that it keeps compiling and doing what they say.
 
 private final class CountriesController: RestorationNode {
   let restorationIdentifier: String? = "Countries"

@@ -1,6 +1,7 @@
 import StateRestoration
 import StateRestorationTesting
 import StateRestorationUI
+import TestSupport
 import Testing
 
 /// A draft kept by the app delegate, outside the controller tree: a registered object (UIKit's
@@ -55,6 +56,25 @@ final class DraftDelegate: OptingInApplicationDelegate {
 }
 
 @Suite struct ApplicationAPITests {
+  @Test func launchReturnsTheRestorationReportAsTheHarnessDoes() throws {
+    let store = InMemoryArchiveStore()
+    let first = Application(
+      delegate: DraftDelegate(), applicationInfo: ApplicationHarness.testApplicationInfo,
+      store: store, logger: LogCapture().makeLogger())
+    #expect(first.launch().outcome == .nothingSaved)
+    first.enterBackground()
+    first.terminate(.systemKillAfterBackground)
+
+    let next = Application(
+      delegate: DraftDelegate(), applicationInfo: ApplicationHarness.testApplicationInfo,
+      store: store, logger: LogCapture().makeLogger())
+    let report = next.launch()
+    #expect(report.restoredEverything, "\(report)")
+    #expect(report == next.restorationReport)
+    // A second call launches nothing and returns the same report.
+    #expect(next.launch() == report)
+  }
+
   @Test func registeredObjectReferencedFromAnEncodeComesBackAfterProcessDeath() throws {
     let harness = ApplicationHarness { DraftDelegate() }
     harness.launch()
@@ -62,7 +82,7 @@ final class DraftDelegate: OptingInApplicationDelegate {
     try #require(harness.application.delegate as? DraftDelegate).draft.text = "Dear Sir,"
 
     let restart = harness.restartAndRestore()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
     #expect(restart.leakedObjects.isEmpty, "\(restart.leakedObjects)")
     let record = try #require(restart.archive?.record(at: "Draft"))
     #expect(record.kind == .object)
@@ -206,7 +226,7 @@ final class DraftDelegate: OptingInApplicationDelegate {
     root.note = 12
 
     let restart = harness.restartAndRestore()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
     let archive = try #require(restart.archive)
     #expect(archive.rootIdentifierPaths == ["Root"])
     // No window record, so no size classes anywhere in the archive.

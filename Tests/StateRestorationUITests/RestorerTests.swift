@@ -54,7 +54,7 @@ import Testing
     try openCountry("Chile", in: harness.application)
 
     let restart = harness.restartAndRestore()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
     #expect(
       restart.leakedObjects.isEmpty, "objects outlived their process: \(restart.leakedObjects)")
     let tabs = try tabs(restart.application)
@@ -102,7 +102,7 @@ import Testing
     updated = true
 
     let restart = harness.restartAndRestore()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
     let path = "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID"
     #expect(restart.archive?.record(at: path)?.state["capital"] == .string("Santiago"))
     let navigation = try #require(
@@ -126,6 +126,7 @@ import Testing
 
     let restart = harness.restartAndRestore()
     #expect(restart.report.outcome == .restored)
+    #expect(!restart.report.restoredEverything)
     let navigation = try #require(
       try tabs(restart.application).selectedViewController as? NavigationController)
     #expect(navigation.viewControllers.count == 1)
@@ -168,7 +169,7 @@ import Testing
     harness.application.enterBackground()
     harness.launchCrashingDuringRestoration()
     let restart = harness.relaunch()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
     let navigation = try #require(
       try tabs(restart.application).selectedViewController as? NavigationController)
     #expect((navigation.topViewController as? CountryViewController)?.country?.name == "Chile")
@@ -179,6 +180,6 @@ import Testing
     harness.launch()
     try openCountry("Chile", in: harness.application)
     let restart = harness.forceQuitAndRelaunch()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
   }
 }

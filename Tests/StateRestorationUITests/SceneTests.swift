@@ -101,6 +101,9 @@ struct ScenesProcess {
     var crash: (() -> Void)?
   }
 
+  /// What the process logged: kept out of the test output.
+  let log = LogCapture()
+
   init(stores: any SceneSessionStores, crashDuringRestore: (() -> Void)? = nil) {
     let box = Box()
     box.crash = crashDuringRestore
@@ -115,7 +118,7 @@ struct ScenesProcess {
         box.delegates.append(delegate)
         return delegate
       },
-      settings: RestorationSettings())
+      settings: RestorationSettings(), logger: log.makeLogger())
     application.launch()
   }
 
@@ -773,7 +776,8 @@ struct SceneTests {
     let application = Application(
       delegate: ScenesAppDelegate(),
       applicationInfo: ApplicationInfo(bundleIdentifier: "com.example.Scenes"),
-      store: InMemoryArchiveStore(), settings: RestorationSettings())
+      store: InMemoryArchiveStore(), settings: RestorationSettings(),
+      logger: LogCapture().makeLogger())
     application.launch()
     #expect(application.requestSceneSessionActivation(nil) == nil)
     #expect(application.openSessions.isEmpty)

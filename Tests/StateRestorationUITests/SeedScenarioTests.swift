@@ -111,7 +111,7 @@ final class TalkDemoDelegate: OptingInApplicationDelegate {
     navigation.pushViewController(CityViewController(cityName: "Dresden"))
 
     let restart = harness.restartAndRestore()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
     #expect(
       restart.archive?.rootIdentifierPaths == [
         "MainWindow",
@@ -151,7 +151,7 @@ final class TalkDemoDelegate: OptingInApplicationDelegate {
     first.slider.value = 0.25  // the user drags the slider
 
     let restart = harness.restartAndRestore()
-    #expect(restart.report.outcome == .restored)
+    #expect(restart.report.restoredEverything, "\(restart.report)")
     let restoredTabs = try #require(TalkDemoDelegate.tabs(restart.application))
     let restored = try #require(restoredTabs.viewControllers.first as? FirstViewController)
     #expect(restored !== first)

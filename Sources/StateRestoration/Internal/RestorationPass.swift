@@ -141,6 +141,7 @@ final class RestorationPass {
     if let name = type.restorationClassName {
       // A restoration class is final: nil stops the lookup (UIKit's rule).
       guard let type = registry.restorationClass(named: name) else {
+        warning("\(path): restoration class '\(name)' is not registered; not restored")
         return skip(.restorationClassNotRegistered(name))
       }
       guard let object = type.object(withRestorationIdentifierPath: components, coder: decoder)
@@ -311,7 +312,7 @@ final class RestorationPass {
     debugSink?(message())
   }
 
-  private func warning(_ message: String) {
+  func warning(_ message: String) {
     warnings.append(message)
     warn(message)
   }

@@ -1,5 +1,6 @@
 import Logging
 import StateRestoration
+import TestSupport
 
 /// The talk demo's hierarchy (seed 002): a tab bar controller whose second tab is a navigation
 /// controller with a pushed city controller that has a restoration class.
@@ -36,12 +37,14 @@ func makeRegistry() -> RestorationRegistry {
   return registry
 }
 
+/// An engine whose log goes to a capture by default: a passing test prints nothing, and one that
+/// expects warnings passes its own ``LogCapture`` to read them.
 func makeEngine(
   store: any ArchiveStore,
   delegate: TestDelegate,
   registry: RestorationRegistry = makeRegistry(),
   settings: RestorationSettings = RestorationSettings(),
-  logger: Logger = Logger(label: "test")
+  logger: Logger = LogCapture().makeLogger()
 ) -> RestorationEngine {
   let engine = RestorationEngine(
     applicationInfo: applicationInfo,
