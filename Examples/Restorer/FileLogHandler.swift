@@ -52,3 +52,27 @@ struct FileLogHandler: LogHandler {
     )
   }
 }
+
+extension PrivateFolder {
+  /// Opens a file of the folder for appending, creating it `0600`.
+  ///
+  /// - Returns: The descriptor; the caller closes it.
+  /// - Throws: ``RestorationError`` naming the file: a link is refused.
+  fileprivate func openForAppending(_ name: String) throws(RestorationError) -> Int32 {
+    let filePath = "\(path)/\(name)"
+    let file = openat(
+      descriptor, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+      0o600)
+    guard file >= 0 else { throw openFailure(filePath) }
+    var status = stat()
+    guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      status.st_uid == geteuid(), fchmod(file, 0o600) == 0
+    else {
+      close(file)
+      throw RestorationError(
+        .unsafeStorage, "is not a regular file of this user that can be made private",
+        file: filePath)
+    }
+    return file
+  }
+}

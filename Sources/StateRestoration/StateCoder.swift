@@ -21,6 +21,11 @@ public final class StateCoder {
     /// An array of references.
     case records([Int], paths: [String])
     case removal
+
+    var isRemoval: Bool {
+      if case .removal = self { return true }
+      return false
+    }
   }
 
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
@@ -29,17 +34,34 @@ public final class StateCoder {
   public private(set) var sensitiveKeys: Set<String> = []
   /// Errors from encoding `Codable` values, kept for the preservation report.
   package private(set) var errors: [RestorationError] = []
-  /// Every write in order, with its key: resolved into keys and values when the record is
-  /// written or they are asked for.
+  /// Each key once, in the order first written (again after a removal), with its last write: a
+  /// replaced value is gone before the record is written, and a removed key's is `.removal`.
   struct Log {
     var keys: [String] = []
     var writes: [Write] = []
+    /// The place of each key not removed, once there are more than a handful to compare.
+    private var places: [String: Int]?
     /// The values written so far, kept up to date once asked for.
     var resolved: KeyedValues?
 
     mutating func append(_ write: Write, forKey key: String) {
-      keys.append(key)
-      writes.append(write)
+      let place =
+        places.map { $0[key] }
+        ?? keys.indices.last { keys[$0] == key }.flatMap { writes[$0].isRemoval ? nil : $0 }
+      if let place {
+        writes[place] = write
+        if write.isRemoval { places?[key] = nil }
+      } else if !write.isRemoval {
+        keys.append(key)
+        writes.append(write)
+        places?[key] = keys.count - 1
+        if places == nil, keys.count > 16 {
+          let (keys, writes) = (keys, writes)
+          places = Dictionary(
+            keys.indices.filter { !writes[$0].isRemoval }.map { (keys[$0], $0) },
+            uniquingKeysWith: max)
+        }
+      }
       guard var values = resolved else { return }
       resolved = nil
       StateCoder.apply(write, forKey: key, to: &values)
@@ -76,7 +98,9 @@ public final class StateCoder {
   public var values: KeyedValues {
     if let resolved = log.resolved { return resolved }
     var values = KeyedValues()
-    for (key, write) in zip(log.keys, log.writes) { Self.apply(write, forKey: key, to: &values) }
+    for (key, write) in zip(log.keys, log.writes) where !write.isRemoval {
+      Self.apply(write, forKey: key, to: &values)
+    }
     log.resolved = values
     return values
   }

@@ -89,6 +89,27 @@ import Testing
     #expect(archive?.record(at: "Churner")?.state.keys == ["kept", "rewritten", "late"])
   }
 
+  /// The archive holds each key's last write once, in the order keys were first written (again
+  /// after a removal), however many keys and removals a coder sees.
+  @Test func manyKeysAreArchivedAsLastWrittenAfterChurn() throws {
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in
+      for index in 0..<20 { coder.encode(index, forKey: "key\(index)") }
+      for round in 0..<20_000 {
+        coder.encode(round, forKey: "scratch")
+        coder.removeValue(forKey: "scratch")
+      }
+      coder.removeValue(forKey: "key5")
+      coder.encode("ten", forKey: "key10")
+      coder.encode(true, forKey: "key5")
+    }
+    let archive = try #require(engine(delegate).makeArchive(roots: []).archive)
+    let appKeys = archive.topLevel.keys.filter { $0.hasPrefix("key") || $0 == "scratch" }
+    #expect(appKeys == (0..<20).filter { $0 != 5 }.map { "key\($0)" } + ["key5"])
+    #expect(archive.topLevel["key10"] == .string("ten"))
+    #expect(archive.topLevel["key5"] == .bool(true))
+  }
+
   @Test func aCoderWithManyKeysKeepsOrderThroughRewritesAndRemovals() {
     let coder = StateCoder()
     for index in 0..<20 { coder.encode(index, forKey: "key\(index)") }

@@ -240,35 +240,6 @@ final class PreservationPass {
 
   // MARK: Writing
 
-  /// The writes of a log that stand: the last write of each key, in the order the keys were
-  /// first written (again after a removal), removed and sensitive keys left out.
-  private static func standingWrites(_ log: StateCoder.Log, sensitive: Set<String>) -> [Int] {
-    let keys = log.keys
-    // By key: where it was first written and its last write, -1 once removed. Most objects
-    // write a handful of keys, found quicker by comparing than by hashing.
-    var slots: [(first: Int, last: Int)] = []
-    var slotOfKey: [String: Int] = [:]
-    let hashes = keys.count > 16
-    for index in keys.indices {
-      let key = keys[index]
-      let slot =
-        hashes ? slotOfKey[key] : slots.firstIndex { $0.last >= 0 && keys[$0.first] == key }
-      if case .removal = log.writes[index] {
-        if let slot { slots[slot].last = -1 }
-        if hashes { slotOfKey[key] = nil }
-      } else if let slot {
-        slots[slot].last = index
-      } else {
-        if hashes { slotOfKey[key] = slots.count }
-        slots.append((index, index))
-      }
-    }
-    return slots.compactMap { slot in
-      slot.last >= 0 && (sensitive.isEmpty || !sensitive.contains(keys[slot.last]))
-        ? slot.last : nil
-    }
-  }
-
   /// Writes what a coder holds as a record's state, or with `record` -1 returns the top
   /// level's keys and value objects; nil, writing nothing, when a value references a path
   /// without a record and `final` is false.
@@ -277,7 +248,10 @@ final class PreservationPass {
     _ coder: StateCoder, record: Int, final: Bool
   ) -> [(key: String, value: Int)]? {
     let log = coder.log
-    var standing = Self.standingWrites(log, sensitive: coder.sensitiveKeys)
+    let sensitive = coder.sensitiveKeys
+    var standing = log.writes.indices.filter {
+      !log.writes[$0].isRemoval && (sensitive.isEmpty || !sensitive.contains(log.keys[$0]))
+    }
     let recordsByPath = self.recordsByPath
     // A reference made by hand is checked before anything is written: its record may come
     // later in the walk, and a key that cannot be written must leave nothing in the file.

@@ -16,9 +16,9 @@
 package final class PrivateFolder {
   /// The folder's path, for messages.
   package let path: String
-  private let descriptor: Int32
+  package let descriptor: Int32
 
-  private init(descriptor: Int32, path: String) {
+  package init(descriptor: Int32, path: String) {
     self.descriptor = descriptor
     self.path = path
   }
@@ -196,28 +196,6 @@ package final class PrivateFolder {
     flush()
   }
 
-  /// Opens a file of the folder for appending, creating it `0600`.
-  ///
-  /// - Returns: The descriptor; the caller closes it.
-  /// - Throws: ``RestorationError`` naming the file: a link is refused.
-  package func openForAppending(_ name: String) throws(RestorationError) -> Int32 {
-    let filePath = "\(path)/\(name)"
-    let file = openat(
-      descriptor, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-      0o600)
-    guard file >= 0 else { throw openFailure(filePath) }
-    var status = stat()
-    guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-      status.st_uid == geteuid(), fchmod(file, 0o600) == 0
-    else {
-      close(file)
-      throw RestorationError(
-        .unsafeStorage, "is not a regular file of this user that can be made private",
-        file: filePath)
-    }
-    return file
-  }
-
   /// Removes files of the folder, and the temporary files that killed writers left behind.
   ///
   /// A missing file is not an error. The folder is flushed once, if anything went and
@@ -243,40 +221,6 @@ package final class PrivateFolder {
     return removedAny
   }
 
-  /// Removes folders inside this one, named by the bytes ``entries()`` gives, with the files
-  /// `items` in each (and their temporary files), flushing this folder once at the end.
-  ///
-  /// What is not a folder, a folder holding other files, and with `unlockedOnly` a locked one,
-  /// are left.
-  ///
-  /// - Returns: How many folders were removed, and the first item that could not be.
-  package func removeFolders(
-    _ names: [[UInt8]], holding items: [String], unlockedOnly: Bool
-  ) -> (removed: Int, failure: RestorationError?) {
-    var (removed, failure): (Int, RestorationError?) = (0, nil)
-    for name in names {
-      let cName = name.map { CChar(bitPattern: $0) } + [0]
-      let child = openat(descriptor, cName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-      guard child >= 0 else { continue }
-      let folder = PrivateFolder(
-        descriptor: child, path: "\(path)/\(String(decoding: name, as: UTF8.self))")
-      if unlockedOnly, flock(child, LOCK_EX | LOCK_NB) != 0 { continue }
-      var removedItems = false
-      do throws(RestorationError) {
-        removedItems = try folder.remove(items, flushing: false)
-      } catch {
-        failure = failure ?? error
-      }
-      if unlinkat(descriptor, cName, AT_REMOVEDIR) == 0 {
-        removed += 1
-      } else if removedItems {
-        folder.flush()
-      }
-    }
-    if removed > 0 { flush() }
-    return (removed, failure)
-  }
-
   /// The names of the folder's entries, as the bytes the disk holds.
   package func entries() -> [[UInt8]] {
     let copy = dup(descriptor)
@@ -291,26 +235,6 @@ package final class PrivateFolder {
       if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
     }
     return names
-  }
-
-  /// Takes an advisory lock (`flock`) on the folder, or on its file `name` (created `0600`, never
-  /// through a link), held until released or until the process dies.
-  ///
-  /// - Returns: The lock; nil when `waiting` is false and another holds it, or when the file
-  ///   system cannot lock.
-  /// - Throws: ``RestorationError`` naming the file when it cannot be opened.
-  package func lock(
-    _ name: String? = nil, exclusive: Bool, waiting: Bool
-  ) throws(RestorationError) -> FileLock? {
-    let flags = name == nil ? O_RDONLY | O_DIRECTORY : O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK
-    let file = openat(descriptor, name ?? ".", flags | O_CLOEXEC, 0o600)
-    guard file >= 0 else { throw openFailure("\(path)/\(name ?? "")") }
-    let lock = FileLock(descriptor: file)
-    let operation = (exclusive ? LOCK_EX : LOCK_SH) | (waiting ? 0 : LOCK_NB)
-    while flock(file, operation) != 0 {
-      guard errno == EINTR else { return nil }
-    }
-    return lock
   }
 
   /// Removes the temporary files of writers that no longer run, and all those of `items`.
@@ -334,7 +258,7 @@ package final class PrivateFolder {
   }
 
   /// Why a file of the folder, opened without following a link, could not be opened.
-  private func openFailure(_ filePath: String, _ code: Int32 = errno) -> RestorationError {
+  package func openFailure(_ filePath: String, _ code: Int32 = errno) -> RestorationError {
     code == ELOOP
       ? RestorationError(
         .unsafeStorage, "is a symbolic link; state is never read or written through one",
@@ -344,17 +268,10 @@ package final class PrivateFolder {
   }
 
   /// Flushes the folder's entries, so that a rename or a removal survives a power loss.
-  private func flush() {
+  package func flush() {
     PlatformObservers.folderFlushed?(path)
     fsync(descriptor)
   }
-}
-
-/// An advisory lock that ``PrivateFolder/lock(_:exclusive:waiting:)`` took, held until released.
-package final class FileLock {
-  private let descriptor: Int32
-  init(descriptor: Int32) { self.descriptor = descriptor }
-  deinit { close(descriptor) }
 }
 
 /// Opens a folder by path, following links: the root a user chose.
