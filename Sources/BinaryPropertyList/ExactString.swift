@@ -4,13 +4,9 @@
   import Darwin
 #endif
 
-/// A string as a dictionary key that is equal only to the same UTF-8 bytes.
-///
-/// `String` compares by canonical equivalence, so a precomposed `é` equals `e` and a combining
-/// accent, and hashing a non-ASCII string normalizes it first: slower, and wrong where the bytes
-/// are the identity (identifier paths, strings written once and referenced). The bytes are
-/// hashed once, with the standard library's seeded `Hasher`, so keys read from a file cannot be
-/// chosen to collide, and a table that grows rehashes only that number.
+/// A string as a dictionary key equal only to the same UTF-8 bytes: `String` compares (and
+/// hashes, slower) by canonical equivalence, wrong where bytes are the identity. Hashed once,
+/// with the seeded `Hasher`, so keys from a file cannot be chosen to collide.
 package struct ExactString: Hashable {
   /// The string.
   package let string: String

@@ -4,10 +4,8 @@
 
 /// Transcoding between `String`'s UTF-8 and the big-endian UTF-16 of property lists.
 enum UTF16Transcoding {
-  /// Writes the UTF-16 code units of `string`, big-endian, at the start of `buffer`, which it
-  /// grows as needed.
-  ///
-  /// - Returns: The number of code units.
+  /// Writes `string`'s UTF-16 big-endian at the start of `buffer` (grown as needed), and
+  /// returns the number of code units.
   static func bigEndianUTF16(of string: String, into buffer: inout [UInt8]) -> Int {
     var string = string
     return string.withUTF8 { utf8 in

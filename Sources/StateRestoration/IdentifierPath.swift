@@ -68,11 +68,8 @@ public enum IdentifierPath {
   }
 }
 
-/// Computes objects' identifier paths by climbing their containers and parents, once per
-/// object, as UIKit computes them.
-///
-/// A restoration pins each object it locates to the path it was archived under, so that the
-/// paths of what lies below it follow the archive.
+/// Computes identifier paths as UIKit does, climbing containers and parents once per object; a
+/// restoration pins each object it locates to its archived path, which those below it follow.
 struct IdentifierPathResolver {
   /// A path computed or pinned, and the object, held while the pass lasts so that its identity
   /// is not reused.

@@ -94,13 +94,9 @@ public final class RestorationEngine {
   /// Preserves the state of the tree under `roots` into the store.
   ///
   /// Asks the delegate's ``RestorationDelegate/shouldSaveApplicationState(with:)``, calls its
-  /// ``RestorationDelegate/willEncodeRestorableState(with:)``, walks the tree, encodes every
-  /// object with its own coder and writes the archive atomically. A failed write leaves the
-  /// previous archive in place.
-  ///
-  /// - Parameter roots: The roots of the tree, such as each window's root view controller, and
-  ///   the windows themselves when they carry an identifier.
-  /// - Returns: What was saved, and the problems found.
+  /// ``RestorationDelegate/willEncodeRestorableState(with:)``, encodes every object under
+  /// `roots` (each window's root view controller, and identified windows) with its own coder, and
+  /// writes the archive atomically; a failed write keeps the previous one. Returns the report.
   @discardableResult
   public func preserveApplicationState(roots: [any StateRestoring]) -> PreservationReport {
     let clock = ContinuousClock()
@@ -131,8 +127,7 @@ public final class RestorationEngine {
   /// Builds the archive for the tree under `roots` without writing it.
   ///
   /// - Returns: The archive, read back from the bytes a preservation would write, and the
-  ///   report, whose outcome is ``PreservationReport/Outcome/encoded(bytes:)``; or no archive,
-  ///   when the delegate did not opt in, and the report saying so.
+  ///   report (``PreservationReport/Outcome/encoded(bytes:)``, or why there is no archive).
   public func makeArchive(
     roots: [any StateRestoring]
   ) -> (archive: RestorationArchive?, report: PreservationReport) {
@@ -190,14 +185,10 @@ public final class RestorationEngine {
   ///
   /// The crash guard runs first; then the archive is read and checked, the delegate's
   /// ``RestorationDelegate/shouldRestoreApplicationState(with:)`` decides, every object is
-  /// located (restoration class, then delegate, then an existing object at the same path, then
-  /// its storyboard) and decoded, parents first; then the delegate's did-decode and every
-  /// object's finished-restoring run. The archive is deleted afterwards, as UIKit does, unless
-  /// developer mode is on or restoration was extended (then on completion).
-  ///
-  /// - Parameter roots: The launch hierarchy as the app built it before restoration (each
-  ///   window's root view controller); its objects are found by identifier path.
-  /// - Returns: What came back, what did not and why, and the launch's outcome.
+  /// located (restoration class, delegate, an object of `roots`' hierarchy at the same path, its
+  /// storyboard) and decoded, parents first; then did-decode and finished-restoring run. The
+  /// archive is deleted afterwards, as UIKit does, unless developer mode is on (or on completion
+  /// of an extended restoration). Returns what came back, what did not and why.
   @discardableResult
   public func restoreApplicationState(roots: [any StateRestoring]) -> RestorationReport {
     let report = restore(roots: roots)
@@ -333,9 +324,8 @@ public final class RestorationEngine {
 
   /// Declares that restoration goes on asynchronously (UIKit's `extendStateRestoration()`).
   ///
-  /// Call it during restoration (from a decode method, the delegate's did-decode or a
-  /// finished-restoring method). Until the matching ``completeStateRestoration()``, the crash
-  /// guard stays armed: if the app crashes in between, the next launch discards the archive.
+  /// Call it during restoration; until the matching ``completeStateRestoration()`` the crash
+  /// guard stays armed, and a crash in between discards the archive at the next launch.
   public func extendStateRestoration() {
     guard pendingRestorations > 0 else {
       warn("extendStateRestoration() called while no restoration is in progress; ignored")

@@ -9,9 +9,8 @@
 /// `_UIObjectIdentifierPathProxy`) and pulls the object into the archive: this is how containers
 /// save their children.
 ///
-/// During a preservation, what the coder holds is written into the archive when the object's
-/// encode method returns; a later write to the same key replaces the earlier one, which never
-/// reaches the file, and writes after the method returned are not archived.
+/// What the coder holds is archived when the encode method returns: a replaced value never
+/// reaches the file, and later writes are not archived.
 public final class StateCoder {
   /// A write, in the order made.
   enum Write {

@@ -9,10 +9,8 @@
 // "$null" included. A value is wrapped in an array, which every coder takes at the top.
 
 extension StateValue {
-  /// Converts an `Encodable` value into its archived form.
-  ///
-  /// - Throws: ``RestorationError`` with code ``RestorationError/Code/encodingFailed`` when the
-  ///   value's `encode(to:)` throws or produces nothing.
+  /// Converts an `Encodable` value into its archived form; `encodingFailed` when its
+  /// `encode(to:)` throws or produces nothing.
   static func encoding<T: Encodable>(_ value: T) throws(RestorationError) -> StateValue {
     switch value {
     case let value as Date: return .date(value)
@@ -35,10 +33,8 @@ extension StateValue {
     return first
   }
 
-  /// Converts an archived value back into a `Decodable` type.
-  ///
-  /// - Throws: ``RestorationError`` with code ``RestorationError/Code/typeMismatch`` when the
-  ///   archived value does not have the shape `T` expects.
+  /// Converts an archived value back into a `Decodable` type; `typeMismatch` when it does not
+  /// have the shape `T` expects.
   func decoded<T: Decodable>(as type: T.Type) throws(RestorationError) -> T {
     if type == Date.self, let date = Date(stateValue: self) as? T { return date }
     if type == Data.self, let data = Data(stateValue: self) as? T { return data }

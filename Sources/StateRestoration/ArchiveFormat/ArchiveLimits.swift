@@ -57,11 +57,8 @@ public struct ArchiveLimits: Sendable, Hashable {
     maxIdentifierPathLength: .max, maxIdentifierPathComponents: .max,
     maxTotalIdentifierPathLength: .max)
 
-  /// Checks one record's identifier path against the path limits, and adds its length to
-  /// `total`, the length of the paths checked before it; a path read from a file of `fileSize`
-  /// bytes is held to the file's share of the total.
-  ///
-  /// - Returns: What exceeds a limit, in words, or nil.
+  /// What in a path exceeds the limits, in words, or nil; adds its length to `total`, which a
+  /// file of `fileSize` bytes holds to its share.
   package func identifierPathProblem(_ path: String, total: inout Int, fileSize: Int? = nil)
     -> String?
   {

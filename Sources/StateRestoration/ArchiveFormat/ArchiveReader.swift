@@ -67,10 +67,8 @@ package final class CheckedArchive {
   /// one class ask for the same keys in the same order, found again without hashing them.
   private var askedKeys: [[(key: String, name: Int32)]] = []
 
-  /// Reads and checks every byte of an archive.
-  ///
-  /// The checksum is verified before anything else is decoded, so a torn or corrupted file is
-  /// rejected whole, never half-read.
+  /// Reads and checks every byte of an archive, the checksum first: a torn file is never
+  /// half-read.
   package init(_ bytes: [UInt8], limits: ArchiveLimits) throws(RestorationError) {
     let file = try wrapped { () throws(PropertyListError) in
       try BinaryPropertyListReader(bytes, limits: limits.propertyList)

@@ -1,11 +1,8 @@
 internal import BinaryPropertyList
 
-/// Writes the archive layout (docs/ArchiveFormat.md): the one writer of it, for a preservation
-/// pass and for ``RestorationArchive/encoded()``.
-///
-/// Records are numbered in the order they are added, and their states written whenever they are
-/// known; ``finish(topLevel:parents:names:order:)`` lays the records out parents first and
-/// writes every reference with the record's number in that order.
+/// The one writer of the archive layout (docs/ArchiveFormat.md), for a preservation and for
+/// ``RestorationArchive/encoded()``: records numbered as added, their states written whenever
+/// known, laid out by ``finish(topLevel:paths:parents:order:version:)``.
 struct ArchiveWriter {
   var plist = BinaryPropertyListWriter()
   private let checksum: Int
@@ -42,9 +39,7 @@ struct ArchiveWriter {
     return types.count - 1
   }
 
-  /// Writes a value; a reference's path becomes a record by `record`.
-  ///
-  /// - Throws: ``RestorationError`` for a path `record` has no record for.
+  /// Writes a value; a reference's path becomes a record by `record` (none throws).
   mutating func add(
     _ value: StateValue, record: (String) -> Int?
   ) throws(RestorationError) -> Int {
@@ -68,10 +63,8 @@ struct ArchiveWriter {
     return uids[record]
   }
 
-  /// Writes the values of a coder's writes at `standing`, and with a `record` (not -1) makes
-  /// them its state, with the keys it withholds.
-  ///
-  /// - Returns: Each write written and its value's object.
+  /// Writes a coder's writes at `standing` and, for a `record` (not -1), makes them its state;
+  /// returns each write written and its value's object.
   mutating func add(
     _ log: StateCoder.Log, _ standing: [Int], record: Int, sensitiveKeys: [String],
     records: (String) -> Int?
@@ -128,21 +121,27 @@ struct ArchiveWriter {
     if !sensitiveKeys.isEmpty { self.sensitiveKeys[record] = sensitiveKeys }
   }
 
-  /// The archive's bytes.
-  ///
-  /// - Parameters:
-  ///   - topLevel: The top-level keys and their value objects; the format version's keys come
-  ///     first, as this writer's.
-  ///   - parents: Each record's parent record, or -1.
-  ///   - names: Each record's path after its parent's path and `/`, or its whole path.
-  ///   - order: The records in the order to lay them out, each after its parent; nil for the
-  ///     order they were added in.
-  ///   - version: The format the file declares.
-  /// - Returns: The file's bytes.
+  /// The file's bytes: the format version then `topLevel`, and each record's parent (or -1)
+  /// and path, laid out in `order` (nil: as added), each named by its path after its parent's.
   mutating func finish(
-    topLevel: [(key: String, value: Int)], parents: [Int], names: [String], order: [Int]?,
+    topLevel: [(key: String, value: Int)], paths: [String], parents: [Int], order: [Int]?,
     version: RestorationArchive.Version = .current
   ) -> [UInt8] {
+    var parents = parents
+    // When an empty identifier makes the parent's path no prefix of the record's, the record is
+    // named by its whole path, under no parent.
+    let names = paths.indices.map { record in
+      let (path, parent) = (paths[record].utf8, parents[record])
+      let length = parent < 0 ? 0 : paths[parent].utf8.count
+      guard parent >= 0, path.count > length,
+        path[path.index(path.startIndex, offsetBy: length)] == UInt8(ascii: "/"),
+        ExactString.bytesEqual(paths[record], paths[parent], count: length)
+      else {
+        parents[record] = -1
+        return paths[record]
+      }
+      return String(decoding: path.dropFirst(length + 1), as: UTF8.self)
+    }
     let order = order ?? Array(typeOfRecord.indices)
     var position = [Int](repeating: 0, count: order.count)
     for (index, record) in order.enumerated() { position[record] = index }
@@ -253,7 +252,6 @@ extension RestorationArchive {
     var writer = ArchiveWriter()
     var recordsByPath: [PathKey: Int] = [:]
     var parents: [Int] = []
-    var names: [String] = []
     var total = 0
     for (index, record) in records.enumerated() {
       let path = record.identifierPath
@@ -268,13 +266,7 @@ extension RestorationArchive {
       } else {
         recordsByPath[PathKey(path)] = index
       }
-      let parent = IdentifierPath.parent(of: path).flatMap { recordsByPath[PathKey($0)] }
-      parents.append(parent ?? -1)
-      names.append(
-        parent.map {
-          String(
-            decoding: path.utf8.dropFirst(records[$0].identifierPath.utf8.count + 1), as: UTF8.self)
-        } ?? path)
+      parents.append(IdentifierPath.parent(of: path).flatMap { recordsByPath[PathKey($0)] } ?? -1)
       _ = writer.addRecord(
         type: writer.typeNumber(
           of: RecordType(
@@ -298,6 +290,7 @@ extension RestorationArchive {
     var top: [(key: String, value: Int)] = []
     for (key, value) in topLevel { top.append((key, try writer.add(value, record: resolve))) }
     return writer.finish(
-      topLevel: top, parents: parents, names: names, order: nil, version: version)
+      topLevel: top, paths: records.map(\.identifierPath), parents: parents, order: nil,
+      version: version)
   }
 }

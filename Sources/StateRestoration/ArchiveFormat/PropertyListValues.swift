@@ -31,12 +31,9 @@ func wrapped<Result>(_ body: () throws(PropertyListError) -> Result) throws(Rest
   }
 }
 
-/// Reads ``StateValue``s out of a property list, bounding the work a file can cause: nesting
-/// depth, containers that contain themselves, and the values and string and data bytes read,
-/// which a file that shares one object among many references could otherwise multiply.
-///
-/// Checking a value and building it take the same path (``value(_:depth:building:)``), so that
-/// a value a check accepted is one a read builds, and the two fail alike.
+/// Reads ``StateValue``s out of a property list, bounding nesting, cycles, and the values and
+/// bytes read (which sharing one object among many references could multiply). Checking and
+/// building take one path, so a value a check accepted is one a read builds.
 struct ValueReader {
   let file: BinaryPropertyListReader
   private let maxDepth: Int
@@ -128,9 +125,8 @@ struct ValueReader {
     }
   }
 
-  /// Charges a string's or data's length beyond what the writer shares: a file that shares a
-  /// longer one among many references makes each cost its length, and a short one costs no
-  /// more than any value, as sharing it costs a file as much as referencing it.
+  /// Charges a string's or data's length beyond what the writer shares: a file sharing a longer
+  /// one among many references pays for each.
   private mutating func charge(_ length: Int) {
     budget -= max(0, length - BinaryPropertyListWriter.uniquedStringLength)
   }
@@ -248,10 +244,8 @@ struct ValueReader {
 
 /// Writes ``StateValue``s into a property list.
 extension BinaryPropertyListWriter {
-  /// Adds a value; a reference becomes the UID object `reference` adds or finds for its path.
-  ///
-  /// - Throws: ``RestorationError`` (``RestorationError/Code/encodingFailed``) for a path
-  ///   `reference` has no object for.
+  /// Adds a value; a reference becomes the UID `reference` gives for its path (none throws
+  /// `encodingFailed`).
   mutating func add(
     _ value: StateValue, reference: (String, inout BinaryPropertyListWriter) -> Int?
   ) throws(RestorationError) -> Int {
@@ -294,8 +288,6 @@ extension BinaryPropertyListWriter {
 /// guard's marker and the apps' settings files are.
 package enum PropertyList {
   /// Reads a binary property list; UIDs are refused.
-  ///
-  /// - Throws: ``RestorationError`` for malformed input or a limit exceeded.
   package static func read(
     _ bytes: [UInt8], limits: ArchiveLimits = .default
   ) throws(RestorationError) -> StateValue {
@@ -306,9 +298,7 @@ package enum PropertyList {
     return try reader.value(file.topObject, depth: 0, building: true) ?? .bool(false)
   }
 
-  /// Writes a value as a binary property list.
-  ///
-  /// - Throws: ``RestorationError`` when the value holds a reference.
+  /// Writes a value as a binary property list; a reference throws.
   package static func write(_ value: StateValue) throws(RestorationError) -> [UInt8] {
     var writer = BinaryPropertyListWriter()
     let top = try writer.add(value) { _, _ in nil }

@@ -33,10 +33,8 @@ struct InProgressMarker: Equatable {
     return writer.makeBytes(top: top)
   }
 
-  /// Reads a marker exactly as ``encoded()`` writes it: a dictionary of the two keys, the
-  /// tries an integer from 0 to ``initialTries``.
-  ///
-  /// - Returns: The marker, or nil for anything else.
+  /// Reads a marker exactly as ``encoded()`` writes it (the two keys, tries from 0 to
+  /// ``initialTries``), or nil for anything else.
   init?(bytes: [UInt8]) {
     guard
       case .dictionary(let fields) = try? PropertyList.read(

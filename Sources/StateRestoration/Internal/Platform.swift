@@ -8,14 +8,8 @@
   import Darwin
 #endif
 
-/// Reads a whole regular file for the package's tools, with the engine's checks: the size is
-/// checked before anything is read, so a huge file fails at once instead of filling memory.
-///
-/// - Parameters:
-///   - path: The file.
-///   - maxSize: The largest size accepted.
-/// - Returns: The bytes, or nil when the file does not exist.
-/// - Throws: ``RestorationError`` naming the path and the system's reason.
+/// Reads a whole regular file for the package's tools, or nil when there is none; one above
+/// `maxSize` fails before anything is read, instead of filling memory.
 package func readFileContents(at path: String, maxSize: Int) throws(RestorationError) -> [UInt8]? {
   // O_NONBLOCK: a FIFO without a writer would block the open forever; it is refused as not a
   // regular file instead.
@@ -29,10 +23,7 @@ package func readFileContents(at path: String, maxSize: Int) throws(RestorationE
   return try Platform.readOpenFile(descriptor, path: path, maxSize: maxSize, ownedByUser: false)
 }
 
-/// Writes all of `bytes` to a file descriptor, writing again after a partial write or an
-/// interruption.
-///
-/// - Returns: 0 once every byte is written, else the `errno` of the write that failed.
+/// Writes all of `bytes`, again after a partial write or an interruption: 0, or the `errno`.
 package func writeFully(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
   var offset = 0
   while offset < bytes.count {
@@ -79,8 +70,6 @@ enum Platform {
 
   /// Reads the whole of an open file, which must be a regular file no larger than `maxSize`
   /// (checked before anything is read) and, with `ownedByUser`, the user's own.
-  ///
-  /// - Throws: ``RestorationError`` naming `path` and the reason.
   static func readOpenFile(
     _ descriptor: Int32, path: String, maxSize: Int, ownedByUser: Bool
   ) throws(RestorationError) -> [UInt8] {

@@ -1,15 +1,11 @@
 internal import BinaryPropertyList
 internal import DequeModule
 
-/// One preservation: walks the tree from the roots, and every object referenced from an encode
-/// method, encoding each object with an identifier path into a coder of its own and its values
-/// into the archive as soon as its encode returns.
-///
-/// The walk is UIKit's: breadth-first from the roots, a node's children then what it presents;
-/// an object without an identifier cuts itself and its subtree out, except a view, which is
-/// crossed so that identified views below it are still found. An object gets its record's number
-/// when it joins the walk, so that references to it are numbers; the archive lists parents
-/// before their children, otherwise in walk order.
+/// One preservation: UIKit's walk (breadth-first from the roots and every object an encode
+/// references; a node's children, then what it presents; an object without an identifier cuts
+/// its subtree out, except a view, crossed to the identified views below it). An object gets its
+/// record's number as it joins, so references are numbers, and its values go into the archive as
+/// its encode returns; the archive lists parents first, otherwise in walk order.
 final class PreservationPass {
   private let registry: RestorationRegistry
   private let limits: ArchiveLimits
@@ -25,11 +21,9 @@ final class PreservationPass {
   /// The record of each object that joined the walk; -1 for one without a path, -2 for one
   /// left out for its path.
   private var joined: [ObjectIdentifier: Int] = [:]
-  /// The records, one value so that adding one is one access to the pass.
-  ///
-  /// By record: the object, held until the walk ends so that its identity stays its own; its
-  /// path; the record of its nearest archived ancestor (-1 for none) when its container's visit
-  /// found it, else -2, found when the walk ends.
+  /// By record, in one value so that adding one is one access to the pass: the object (held so
+  /// its identity stays its own), its path, and its nearest archived ancestor's record (-1 for
+  /// none; -2 until the walk ends when its container's visit did not find it).
   private struct Records {
     var objects: [any StateRestoring] = []
     var paths: [String] = []
@@ -78,13 +72,8 @@ final class PreservationPass {
     while let (object, record) = queue.popFirst() { visit(object, record: record) }
   }
 
-  /// Adds an object to the walk: numbers its record if it has a path that can be archived.
-  ///
-  /// - Parameters:
-  ///   - object: The object.
-  ///   - container: The object being visited, whose child `object` is, with its record (or -1)
-  ///     and path (or a crossed view's prefix): a child it contains extends its path.
-  /// - Returns: The object's record, or nil when it has none.
+  /// Adds an object to the walk, and returns its record if it has a path that can be archived;
+  /// a `container` being visited (its record or -1, its path or prefix) extends its child's path.
   @discardableResult
   private func join(
     _ object: any StateRestoring,
@@ -303,24 +292,9 @@ final class PreservationPass {
       (try? writer.add(value) { _ in nil }).map { (key, $0) }
     }
     top += write(topCoder, record: -1, final: true) ?? []
-    let paths = records.paths
-    var parents = nearestArchivedAncestors()
-    // The file's name of a record is its path after its parent's path and `/`, or, when an
-    // empty identifier makes the parent's path no prefix of its own, its whole path.
-    let names = paths.indices.map { record in
-      let (path, parent) = (paths[record].utf8, parents[record])
-      let length = parent < 0 ? 0 : paths[parent].utf8.count
-      guard parent >= 0, path.count > length,
-        path[path.index(path.startIndex, offsetBy: length)] == UInt8(ascii: "/"),
-        ExactString.bytesEqual(paths[record], paths[parent], count: length)
-      else {
-        parents[record] = -1
-        return paths[record]
-      }
-      return String(decoding: path.dropFirst(length + 1), as: UTF8.self)
-    }
+    let (paths, parents) = (records.paths, nearestArchivedAncestors())
     let order = parentsFirst(parents)
-    let bytes = writer.finish(topLevel: top, parents: parents, names: names, order: order)
+    let bytes = writer.finish(topLevel: top, paths: paths, parents: parents, order: order)
     return (bytes, order.map { $0.map { paths[$0] } } ?? paths)
   }
 

@@ -6,13 +6,9 @@
   import Darwin
 #endif
 
-/// A folder that holds one user's private state, opened so that nothing in it can lead
-/// elsewhere: each folder below the root is opened without following a symbolic link, must
-/// belong to the user, and is made `0700` if it was open to others; files are opened relative
-/// to it, without following links, and written `0600`.
-///
-/// Working from the open folder rather than from paths means a link swapped in after the
-/// checks cannot redirect a read or a write either.
+/// A folder of one user's private state that nothing in it can lead out of: folders below the
+/// root are opened without following links, must be the user's and are made `0700`; files are
+/// opened relative to the open folder (so a link swapped in later redirects nothing), `0600`.
 package final class PrivateFolder {
   /// The folder's path, for messages.
   package let path: String
@@ -25,19 +21,9 @@ package final class PrivateFolder {
 
   deinit { close(descriptor) }
 
-  /// Opens the folder `components` below `root`.
-  ///
-  /// The root is the folder the user chose, and may be reached through links; every component
-  /// below it is checked as the type's summary says.
-  ///
-  /// - Parameters:
-  ///   - root: The folder to start from.
-  ///   - components: The folders below it, one name each.
-  ///   - creating: Create missing folders (mode `0700`), the root's missing parents included.
-  /// - Returns: The folder, or nil when it does not exist and `creating` is false.
-  /// - Throws: ``RestorationError`` naming the folder: ``RestorationError/Code/unsafeStorage``
-  ///   for a link, another user's folder, or one that cannot be made private;
-  ///   ``RestorationError/Code/storageFailed`` for anything else the system refused.
+  /// Opens the folder `components` below `root` (the user's choice, which may be reached
+  /// through links), each component checked; with `creating`, missing folders are made `0700`.
+  /// Nil when it does not exist; a link or another user's folder throws `unsafeStorage`.
   package static func open(
     root: String, components: [String], creating: Bool
   ) throws(RestorationError) -> PrivateFolder? {
@@ -129,12 +115,8 @@ package final class PrivateFolder {
 
   // MARK: - Files
 
-  /// Reads a whole file of the folder; one above `maxSize` fails before anything is read.
-  ///
-  /// - Returns: The bytes, or nil when there is no such file.
-  /// - Throws: ``RestorationError`` naming the file: ``RestorationError/Code/unsafeStorage``
-  ///   for a link or another user's file, ``RestorationError/Code/limitExceeded`` for a file
-  ///   above `maxSize`, ``RestorationError/Code/storageFailed`` otherwise.
+  /// Reads a whole file of the folder, or nil when there is none; one above `maxSize`, a link
+  /// or another user's file fails before anything is read.
   package func read(_ name: String, maxSize: Int) throws(RestorationError) -> [UInt8]? {
     let filePath = "\(path)/\(name)"
     // O_NONBLOCK: a FIFO without a writer would block the open forever; it is refused below.
@@ -147,14 +129,8 @@ package final class PrivateFolder {
     return try Platform.readOpenFile(file, path: filePath, maxSize: maxSize, ownedByUser: true)
   }
 
-  /// Replaces a file of the folder atomically and durably: the bytes go to a new temporary
-  /// file (`0600`), which is flushed and renamed over the file, and the folder is flushed; a
-  /// process killed at any instant leaves the old file or the new one, whole.
-  ///
-  /// Temporary files that killed writers left behind are removed first.
-  ///
-  /// - Throws: ``RestorationError`` naming the file and the system's reason; the old file is
-  ///   kept.
+  /// Replaces a file atomically and durably (a flushed `0600` temporary file renamed over it,
+  /// then the folder flushed): a process killed at any instant leaves the old or the new whole.
   package func write(_ bytes: [UInt8], to name: String) throws(RestorationError) {
     removeStaleTemporaryFiles()
     let temporary = "\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -196,14 +172,8 @@ package final class PrivateFolder {
     flush()
   }
 
-  /// Removes files of the folder, and the temporary files that killed writers left behind.
-  ///
-  /// A missing file is not an error. The folder is flushed once, if anything went and
-  /// `flushing` is true.
-  ///
-  /// - Returns: Whether anything was removed.
-  /// - Throws: ``RestorationError`` naming the first file that could not be removed; the
-  ///   others are removed.
+  /// Removes files (a missing one is no error) and their temporary files, flushing the folder
+  /// once; returns whether anything went, and throws for the first that could not go.
   @discardableResult
   package func remove(_ names: [String], flushing: Bool = true) throws(RestorationError) -> Bool {
     var failure: RestorationError?
@@ -237,12 +207,8 @@ package final class PrivateFolder {
     return names
   }
 
-  /// Removes the temporary files of writers that no longer run, and all those of `items`.
-  ///
-  /// A temporary file is `<name>.<pid>.<random>.tmp`. Those of live processes are left, as one
-  /// may be writing now, except a removed item's: a killed writer's identifier may be reused.
-  ///
-  /// - Returns: How many files were removed.
+  /// Removes the temporary files (`<name>.<pid>.<random>.tmp`) of writers no longer running,
+  /// and all of `items`' (a killed writer's pid may be reused); returns how many went.
   @discardableResult
   package func removeStaleTemporaryFiles(of items: [String] = []) -> Int {
     var removed = 0
