@@ -4,9 +4,10 @@
   import Darwin
 #endif
 
-/// A string as a dictionary key equal only to the same UTF-8 bytes: `String` compares (and
-/// hashes, slower) by canonical equivalence, wrong where bytes are the identity. Hashed once,
-/// with the seeded `Hasher`, so keys from a file cannot be chosen to collide.
+/// A string as a dictionary key equal only to the same UTF-8 bytes.
+///
+/// `String` compares (and hashes, slower) by canonical equivalence, wrong where bytes are the
+/// identity. Hashed once, with the seeded `Hasher`, so keys from a file cannot be made to collide.
 package struct ExactString: Hashable {
   /// The string.
   package let string: String

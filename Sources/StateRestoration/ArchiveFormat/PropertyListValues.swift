@@ -31,9 +31,9 @@ func wrapped<Result>(_ body: () throws(PropertyListError) -> Result) throws(Rest
   }
 }
 
-/// Reads ``StateValue``s out of a property list, bounding nesting, cycles, and the values and
-/// bytes read (which sharing one object among many references could multiply). Checking and
-/// building take one path, so a value a check accepted is one a read builds.
+/// Reads ``StateValue``s out of a property list, bounding nesting, cycles and the values read.
+///
+/// Checking and building take one path, so a value a check accepted is one a read builds.
 struct ValueReader {
   let file: BinaryPropertyListReader
   private let maxDepth: Int

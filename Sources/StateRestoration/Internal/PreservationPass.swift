@@ -1,11 +1,12 @@
 internal import BinaryPropertyList
 internal import DequeModule
 
-/// One preservation: UIKit's walk (breadth-first from the roots and every object an encode
-/// references; a node's children, then what it presents; an object without an identifier cuts
-/// its subtree out, except a view, crossed to the identified views below it). An object gets its
-/// record's number as it joins, so references are numbers, and its values go into the archive as
-/// its encode returns; the archive lists parents first, otherwise in walk order.
+/// One preservation, UIKit's walk: breadth-first from the roots, and every object referenced.
+///
+/// A node's children come, then what it presents; an object without an identifier cuts its
+/// subtree out, except a view, crossed to the identified views below it. An object gets its
+/// record's number as it joins, so references are numbers, and its values go into the archive
+/// as its encode returns; the archive lists parents first, otherwise in walk order.
 final class PreservationPass {
   private let registry: RestorationRegistry
   private let limits: ArchiveLimits

@@ -21,9 +21,10 @@ package final class PrivateFolder {
 
   deinit { close(descriptor) }
 
-  /// Opens the folder `components` below `root` (the user's choice, which may be reached
-  /// through links), each component checked; with `creating`, missing folders are made `0700`.
-  /// Nil when it does not exist; a link or another user's folder throws `unsafeStorage`.
+  /// Opens the folder `components` below `root`, or nil when it does not exist.
+  ///
+  /// The root may be reached through links; each component is checked, a link or another user's
+  /// folder throwing `unsafeStorage`. With `creating`, missing folders are made `0700`.
   package static func open(
     root: String, components: [String], creating: Bool
   ) throws(RestorationError) -> PrivateFolder? {
