@@ -22,7 +22,7 @@ public struct RestorationArchive: Sendable, Hashable {
     public init(major: Int, minor: Int) { (self.major, self.minor) = (major, minor) }
 
     /// The version this library writes.
-    public static let current = Version(major: 3, minor: 0)
+    public static let current = Version(major: 3, minor: 1)
 
     /// Orders versions by major, then minor.
     public static func < (lhs: Version, rhs: Version) -> Bool {
@@ -71,16 +71,18 @@ public struct RestorationArchive: Sendable, Hashable {
     public var state: KeyedValues
     /// Keys the object marked sensitive: named here, their values never written.
     public var sensitiveKeys: [String]
+    /// The version of what its class encodes (``StateRestoring/restorationStateVersion``).
+    public var stateVersion: Int
 
     /// Creates a record.
     public init(
       identifierPath: String, kind: RestorationKind, className: String,
       restorationClassName: String? = nil, storyboard: StoryboardReference? = nil,
-      state: KeyedValues = KeyedValues(), sensitiveKeys: [String] = []
+      state: KeyedValues = KeyedValues(), sensitiveKeys: [String] = [], stateVersion: Int = 0
     ) {
       (self.identifierPath, self.kind, self.className) = (identifierPath, kind, className)
       (self.restorationClassName, self.storyboard) = (restorationClassName, storyboard)
-      (self.state, self.sensitiveKeys) = (state, sensitiveKeys)
+      (self.state, self.sensitiveKeys, self.stateVersion) = (state, sensitiveKeys, stateVersion)
     }
   }
 

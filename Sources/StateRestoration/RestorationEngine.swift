@@ -265,7 +265,9 @@ public final class RestorationEngine {
     let decodeStart = clock.now
     let archive: CheckedArchive
     do {
-      archive = try CheckedArchive(bytes, limits: settings.limits)
+      archive = try CheckedArchive(
+        bytes, limits: settings.limits, migrations: registry.migrations,
+        appVersion: applicationInfo.bundleVersion)
     } catch {
       let located = error.file == nil ? error.inFile(archiveLocation) : error
       pendingRestorations = 0

@@ -13,6 +13,13 @@ public final class RestorationRegistry {
   private var liveCountAtLastPrune = 0
   private var storyboards: [String: any RestorationStoryboard] = [:]
 
+  /// What updates of the app renamed, in the order they were made.
+  ///
+  /// Each archive of an earlier app version gets them as it is read (see
+  /// ``RestorationReport/Entry/migrations``); with migrations, an archive of a later app version
+  /// than the running one is not read.
+  public var migrations: [RestorationMigration] = []
+
   /// Creates an empty registry.
   public init() {}
 

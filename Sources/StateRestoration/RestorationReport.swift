@@ -148,6 +148,8 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
     /// What came back only in part, in the object's own words (see
     /// ``StateDecoder/reportNote(_:)``).
     public var notes: [String]
+    /// What migrations renamed or dropped in it (see ``RestorationRegistry/migrations``).
+    public var migrations: [RestorationMigration] = []
 
     /// Creates an entry, for a report made by hand (such as in a test).
     public init(
@@ -233,6 +235,7 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
       let source = entry.source.map { " (\($0.rawValue))" } ?? ""
       lines.append("  \(entry.identifierPath) [\(entry.className)]: \(entry.status)\(source)")
       for note in entry.notes { lines.append("    note: \(note)") }
+      for migration in entry.migrations { lines.append("    migrated: \(migration)") }
     }
     for warning in warnings { lines.append("  warning: \(warning)") }
     return lines.joined(separator: "\n")

@@ -78,6 +78,12 @@ public final class StateDecoder {
     return object(forKey: key) != nil
   }
 
+  /// The ``StateRestoring/restorationStateVersion`` the object's state was written with: 0 for
+  /// a state written before its class declared one, and for a decoder made over values.
+  public var stateVersion: Int {
+    archive.map { $0.types[$0.typeOfRecord[record]].stateVersion } ?? 0
+  }
+
   /// The keys the archive holds for this object, in the order they were written.
   public var allKeys: [String] {
     if let materialized { return materialized.keys }

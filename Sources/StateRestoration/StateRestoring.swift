@@ -50,6 +50,10 @@ public protocol StateRestoring: AnyObject {
 
   /// Called on every restored object after all decoding, the delegate's included, is done.
   func applicationFinishedRestoringState()
+
+  /// The version of what the class encodes, recorded with each of its objects and read back as
+  /// ``StateDecoder/stateVersion``; an object is not decoded from a later version than its own.
+  var restorationStateVersion: Int { get }
 }
 
 extension StateRestoring {
@@ -65,6 +69,8 @@ extension StateRestoring {
   public func decodeRestorableState(with coder: StateDecoder) throws {}
   /// Does nothing by default.
   public func applicationFinishedRestoringState() {}
+  /// 0 by default.
+  public var restorationStateVersion: Int { 0 }
 }
 
 /// A type that re-creates objects at launch (UIKit's `UIObjectRestoration` and

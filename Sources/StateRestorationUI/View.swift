@@ -78,6 +78,10 @@ open class View: RestorationNode {
   /// - Throws: An error to report.
   open func encodeRestorableState(with coder: StateCoder) throws {}
 
+  /// The version of what the view's class encodes, 0 until a subclass overrides it (see
+  /// `ViewController.restorationStateVersion`).
+  open var restorationStateVersion: Int { 0 }
+
   /// Reads the view's state.
   ///
   /// Subclasses call `super`.

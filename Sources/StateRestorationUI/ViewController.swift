@@ -338,6 +338,11 @@ open class ViewController: RestorationNode {
     }
   }
 
+  /// The version of what the controller's class encodes, 0 until a subclass overrides it: raise
+  /// it when the keys change, and read the version an archive was written with from the
+  /// coder's `stateVersion`.
+  open var restorationStateVersion: Int { 0 }
+
   /// Reads the controller's state.
   ///
   /// Subclasses call `super` (it presents the restored

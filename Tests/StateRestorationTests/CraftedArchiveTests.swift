@@ -315,7 +315,7 @@ import Testing
         "topLevel",
         .dictionary([
           ("kUIStateRestorationArchiveMajorVersionKey", .integer(3)),
-          ("kUIStateRestorationArchiveMinorVersionKey", .integer(0)),
+          ("kUIStateRestorationArchiveMinorVersionKey", .integer(1)),
           ("appKey", .string("app")),
         ])
       ),
@@ -372,6 +372,22 @@ import Testing
       ("types", .array([.dictionary([("kind", .string("spaceship")), ("class", .string("C"))])])),
       ("types", .array([.dictionary([("kind", .string("view"))])])),
       ("types", .array([.dictionary([("kind", .string("view")), ("class", .integer(1))])])),
+      (
+        "types",
+        .array([
+          .dictionary([
+            ("kind", .string("view")), ("class", .string("C")), ("version", .integer(-1)),
+          ])
+        ])
+      ),
+      (
+        "types",
+        .array([
+          .dictionary([
+            ("kind", .string("view")), ("class", .string("C")), ("version", .string("1")),
+          ])
+        ])
+      ),
     ]
     for (field, value) in cases {
       guard

@@ -27,7 +27,7 @@ import Testing
     let lines = capture.debugLines
     #expect(
       lines.contains(
-        "State restoration archive was saved with major version 3, minor version 0. Current major version 3, current minor version 0."
+        "State restoration archive was saved with major version 3, minor version 1. Current major version 3, current minor version 1."
       )
     )
     #expect(

@@ -357,7 +357,7 @@ import Testing
     #expect(topLevel?[RestorationArchive.Key.systemVersion] == .string("8.0"))
     #expect(topLevel?[RestorationArchive.Key.userInterfaceIdiom] == .string("phone"))
     #expect(topLevel?[RestorationArchive.Key.majorVersion] == .integer(3))
-    #expect(topLevel?[RestorationArchive.Key.minorVersion] == .integer(0))
+    #expect(topLevel?[RestorationArchive.Key.minorVersion] == .integer(1))
     if case .date = topLevel?[RestorationArchive.Key.timestamp] {
     } else {
       Issue.record("no timestamp in the top level")

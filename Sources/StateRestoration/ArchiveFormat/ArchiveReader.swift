@@ -17,6 +17,7 @@ enum ArchiveField {
   static let restorationClass = "restorationClass"
   static let storyboard = "storyboard"
   static let storyboardIdentifier = "storyboardIdentifier"
+  static let version = "version"
   /// The value of the `format` field.
   static let formatName = "StateRestorationArchive"
   /// Where the checksum object starts, and its size (a marker and 4 bytes).
@@ -32,6 +33,7 @@ struct RecordType: Hashable {
   var className: String
   var restorationClassName: String?
   var storyboard: StoryboardReference?
+  var stateVersion = 0
 }
 
 /// An archive file, checked whole, its records' states left in the file until a decoder asks
@@ -58,6 +60,8 @@ package final class CheckedArchive {
   private var names: [String] = []
   private var numbers: [String: Int] = [:]
   private(set) var sensitiveKeys: [Int: [String]] = [:]
+  /// By record, the migrations that changed it.
+  private(set) var migrations: [Int: [RestorationMigration]] = [:]
   private var reader: ValueReader
   private var layoutStrings: [Int: String] = [:]
   /// Key tables of the records with many keys, each built at its first lookup: a scan is
@@ -68,8 +72,11 @@ package final class CheckedArchive {
   private var askedKeys: [[(key: String, name: Int32)]] = []
 
   /// Reads and checks every byte of an archive, the checksum first: a torn file is never
-  /// half-read.
-  package init(_ bytes: [UInt8], limits: ArchiveLimits) throws(RestorationError) {
+  /// half-read. Applies `migrations`, unless the archive is of a later app than `appVersion`.
+  package init(
+    _ bytes: [UInt8], limits: ArchiveLimits, migrations: [RestorationMigration] = [],
+    appVersion: String? = nil
+  ) throws(RestorationError) {
     let file = try wrapped { () throws(PropertyListError) in
       try BinaryPropertyListReader(bytes, limits: limits.propertyList)
     }
@@ -92,12 +99,22 @@ package final class CheckedArchive {
     else {
       throw RestorationError(.notArchive, "no 'topLevel' dictionary")
     }
-    version = try Self.version(in: try fields(of: topLevelObject, "topLevel"), reader)
+    let topFields = try fields(of: topLevelObject, "topLevel")
+    version = try Self.version(in: topFields, reader)
+    let plan = try MigrationPlan(
+      migrations,
+      archived: topFields[RestorationArchive.Key.bundleVersion].flatMap { try? string($0) },
+      running: appVersion)
     var records: [(parent: Int, name: String, state: Int?)] = []
     if version.major >= 3 {
       try readColumns(root, into: &records)
     } else {
       try readRecords(root, into: &records)
+    }
+    let typeMigrations = types.indices.map { number in
+      let (type, applied) = plan.renaming(types[number])
+      types[number] = type
+      return applied
     }
 
     var pathLength = 0
@@ -109,7 +126,11 @@ package final class CheckedArchive {
         throw RestorationError(
           .malformed, "object record \(index): 'parent' is not the number of a record before it")
       }
-      let path = record.parent < 0 ? record.name : paths[record.parent] + "/" + record.name
+      let (name, applied) = plan.renaming(record.name)
+      let path = record.parent < 0 ? name : paths[record.parent] + "/" + name
+      if !(applied + typeMigrations[typeOfRecord[index]]).isEmpty {
+        self.migrations[index] = applied + typeMigrations[typeOfRecord[index]]
+      }
       if let problem = limits.identifierPathProblem(
         path, total: &pathLength, fileSize: bytes.count)
       {
@@ -126,6 +147,14 @@ package final class CheckedArchive {
     reader.paths = paths
     topLevel = try reader.keyedValues(topLevelObject, depth: 1, building: true)
     entries.reserveCapacity(records.count + 1)
+    // By type, its renamed keys' names (their numbers) and their new names, or -1 when dropped.
+    let keyRenames = types.map { type in
+      plan.renamedKeys(of: type).reduce(into: [Int32: (Int32, [RestorationMigration])]()) {
+        $0[Int32(reader.number(ofName: $1.key))] = (
+          $1.value.0.map { Int32(reader.number(ofName: $0)) } ?? -1, $1.value.1
+        )
+      }
+    }
     for (index, record) in records.enumerated() {
       defer { entries.append(keyNames.count) }
       guard let state = record.state else { continue }
@@ -136,10 +165,17 @@ package final class CheckedArchive {
         var (names, values) = (keyNames, valueObjects)
         (keyNames, valueObjects) = ([], [])
         defer { (keyNames, valueObjects) = (names, values) }
+        let renames = keyRenames[typeOfRecord[index]]
         try reader.forEachEntry(of: state, depth: 2) {
           reader, name, value throws(RestorationError) in
           _ = try reader.value(value, depth: 3, building: false)
-          names.append(Int32(name))
+          var name = Int32(name)
+          if let (new, applied) = renames[name] {
+            self.migrations[index, default: []] += applied
+            guard new >= 0 else { return }
+            name = new
+          }
+          names.append(name)
           values.append(value)
         }
       } catch {
@@ -259,12 +295,18 @@ package final class CheckedArchive {
       throw RestorationError(.malformed, "\(what) has unknown kind '\(kindName)'")
     }
     let storyboard = try string(ArchiveField.storyboard)
+    let version = try fields[ArchiveField.version].map { (object) throws(RestorationError) in
+      guard let version = integer(object), version >= 0 else {
+        throw RestorationError(.malformed, "\(what): 'version' is not a state version")
+      }
+      return version
+    }
     return RecordType(
       kind: kind, className: className,
       restorationClassName: try string(ArchiveField.restorationClass),
       storyboard: try storyboard.map { (name) throws(RestorationError) in
         StoryboardReference(name: name, identifier: try string(ArchiveField.storyboardIdentifier))
-      })
+      }, stateVersion: version ?? 0)
   }
 
   /// The format version the top level holds, checked to be one this reader reads.
@@ -468,7 +510,8 @@ package final class CheckedArchive {
       return RestorationArchive.Record(
         identifierPath: paths[index], kind: type.kind, className: type.className,
         restorationClassName: type.restorationClassName, storyboard: type.storyboard,
-        state: values(record: index), sensitiveKeys: sensitiveKeys[index] ?? [])
+        state: values(record: index), sensitiveKeys: sensitiveKeys[index] ?? [],
+        stateVersion: type.stateVersion)
     }
     return archive
   }

@@ -192,6 +192,9 @@ struct ArchiveWriter {
           fields.append((ArchiveField.storyboardIdentifier, plist.addString(identifier)))
         }
       }
+      if type.stateVersion != 0 {
+        fields.append((ArchiveField.version, plist.addInteger(Int64(type.stateVersion))))
+      }
       return dictionary(fields)
     }
     let root = dictionary([
@@ -271,7 +274,8 @@ extension RestorationArchive {
         type: writer.typeNumber(
           of: RecordType(
             kind: record.kind, className: record.className,
-            restorationClassName: record.restorationClassName, storyboard: record.storyboard)))
+            restorationClassName: record.restorationClassName, storyboard: record.storyboard,
+            stateVersion: record.stateVersion)))
     }
     let resolve = { (path: String) in recordsByPath[PathKey(path)] }
     for (index, record) in records.enumerated() {

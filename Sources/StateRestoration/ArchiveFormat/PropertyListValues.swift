@@ -199,13 +199,19 @@ struct ValueReader {
       return Int(nameOfObject[object])
     }
     let name = try wrapped { () throws(PropertyListError) in try file.string(object) }
+    let number = number(ofName: name)
+    nameOfObject[object] = Int32(number)
+    return number
+  }
+
+  /// The number of a name, numbered now if it has none yet.
+  mutating func number(ofName name: String) -> Int {
     let number = numbers[name] ?? names.count
     if number == names.count {
       numbers[name] = number
       names.append(name)
       lastDictionary.append(0)
     }
-    nameOfObject[object] = Int32(number)
     return number
   }
 

@@ -49,6 +49,7 @@ final class PreservationPass {
     var restorationClass: ObjectIdentifier?
     var kind: RestorationKind
     var storyboard: StoryboardReference?
+    var stateVersion: Int
   }
 
   init(
@@ -146,7 +147,8 @@ final class PreservationPass {
     let key = TypeKey(
       type: ObjectIdentifier(type(of: object)),
       restorationClass: restorationClass.map(ObjectIdentifier.init),
-      kind: node?.restorationKind ?? .object, storyboard: node?.restorationStoryboard)
+      kind: node?.restorationKind ?? .object, storyboard: node?.restorationStoryboard,
+      stateVersion: max(0, object.restorationStateVersion))
     let type =
       types[key]
       ?? {
@@ -155,7 +157,7 @@ final class PreservationPass {
             of: RecordType(
               kind: key.kind, className: classNames.name(of: object),
               restorationClassName: restorationClass.map(registry.name(of:)),
-              storyboard: key.storyboard)),
+              storyboard: key.storyboard, stateVersion: key.stateVersion)),
           restorationClass.map(registry.isRegistered) ?? true
         )
         types[key] = made

@@ -131,6 +131,7 @@ final class RestorationPass {
       return nil
     }
     let path = archive.paths[index]
+    entry.migrations = archive.migrations[index] ?? []
     if archive.firstRecordOfPath[index] != index { return skip(.duplicatePath) }
     let parent = archive.parents[index]
     if parent >= 0, objects[parent] == nil { return skip(.missingParent(archive.paths[parent])) }
@@ -253,6 +254,12 @@ final class RestorationPass {
       }
       (object as? any RestorationNode)?.restorationWillDecode(with: coder)
       do {
+        guard coder.stateVersion <= object.restorationStateVersion else {
+          throw RestorationError(
+            .unsupportedVersion,
+            "written with state version \(coder.stateVersion), later than its class's \(object.restorationStateVersion)",
+            identifierPath: archive.paths[index])
+        }
         try object.decodeRestorableState(with: coder)
       } catch {
         let failure =
