@@ -13,11 +13,8 @@ public final class RestorationRegistry {
   private var liveCountAtLastPrune = 0
   private var storyboards: [String: any RestorationStoryboard] = [:]
 
-  /// What updates of the app renamed, in the order they were made.
-  ///
-  /// Each archive of an earlier app version gets them as it is read (see
-  /// ``RestorationReport/Entry/migrations``); with migrations, an archive of a later app version
-  /// than the running one is not read.
+  /// What updates of the app renamed, in the order they were made, for archives of earlier
+  /// app versions; with migrations, an archive of a later app version is not read.
   public var migrations: [RestorationMigration] = []
 
   /// Creates an empty registry.

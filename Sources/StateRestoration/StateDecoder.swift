@@ -78,8 +78,7 @@ public final class StateDecoder {
     return object(forKey: key) != nil
   }
 
-  /// The ``StateRestoring/restorationStateVersion`` the object's state was written with: 0 for
-  /// a state written before its class declared one, and for a decoder made over values.
+  /// The ``StateRestoring/restorationStateVersion`` the state was written with, or 0.
   public var stateVersion: Int {
     archive.map { $0.types[$0.typeOfRecord[record]].stateVersion } ?? 0
   }

@@ -60,7 +60,6 @@ package final class CheckedArchive {
   private var names: [String] = []
   private var numbers: [String: Int] = [:]
   private(set) var sensitiveKeys: [Int: [String]] = [:]
-  /// By record, the migrations that changed it.
   private(set) var migrations: [Int: [RestorationMigration]] = [:]
   private var reader: ValueReader
   private var layoutStrings: [Int: String] = [:]
@@ -72,7 +71,7 @@ package final class CheckedArchive {
   private var askedKeys: [[(key: String, name: Int32)]] = []
 
   /// Reads and checks every byte of an archive, the checksum first: a torn file is never
-  /// half-read. Applies `migrations`, unless the archive is of a later app than `appVersion`.
+  /// half-read.
   package init(
     _ bytes: [UInt8], limits: ArchiveLimits, migrations: [RestorationMigration] = [],
     appVersion: String? = nil
@@ -101,21 +100,16 @@ package final class CheckedArchive {
     }
     let topFields = try fields(of: topLevelObject, "topLevel")
     version = try Self.version(in: topFields, reader)
-    let plan = try MigrationPlan(
-      migrations,
-      archived: topFields[RestorationArchive.Key.bundleVersion].flatMap { try? string($0) },
-      running: appVersion)
+    let saved = topFields[RestorationArchive.Key.bundleVersion].flatMap { try? string($0) }
+    let plan = try MigrationPlan(migrations, archived: saved, running: appVersion)
     var records: [(parent: Int, name: String, state: Int?)] = []
     if version.major >= 3 {
       try readColumns(root, into: &records)
     } else {
       try readRecords(root, into: &records)
     }
-    let typeMigrations = types.indices.map { number in
-      let (type, applied) = plan.renaming(types[number])
-      types[number] = type
-      return applied
-    }
+    let renamedTypes = types.map(plan.renaming)
+    types = renamedTypes.map(\.0)
 
     var pathLength = 0
     paths.reserveCapacity(records.count)
@@ -128,9 +122,8 @@ package final class CheckedArchive {
       }
       let (name, applied) = plan.renaming(record.name)
       let path = record.parent < 0 ? name : paths[record.parent] + "/" + name
-      if !(applied + typeMigrations[typeOfRecord[index]]).isEmpty {
-        self.migrations[index] = applied + typeMigrations[typeOfRecord[index]]
-      }
+      let changes = applied + renamedTypes[typeOfRecord[index]].1
+      if !changes.isEmpty { self.migrations[index] = changes }
       if let problem = limits.identifierPathProblem(
         path, total: &pathLength, fileSize: bytes.count)
       {
@@ -147,14 +140,7 @@ package final class CheckedArchive {
     reader.paths = paths
     topLevel = try reader.keyedValues(topLevelObject, depth: 1, building: true)
     entries.reserveCapacity(records.count + 1)
-    // By type, its renamed keys' names (their numbers) and their new names, or -1 when dropped.
-    let keyRenames = types.map { type in
-      plan.renamedKeys(of: type).reduce(into: [Int32: (Int32, [RestorationMigration])]()) {
-        $0[Int32(reader.number(ofName: $1.key))] = (
-          $1.value.0.map { Int32(reader.number(ofName: $0)) } ?? -1, $1.value.1
-        )
-      }
-    }
+    let keyRenames = types.map(plan.renamedKeys)
     for (index, record) in records.enumerated() {
       defer { entries.append(keyNames.count) }
       guard let state = record.state else { continue }
@@ -170,10 +156,10 @@ package final class CheckedArchive {
           reader, name, value throws(RestorationError) in
           _ = try reader.value(value, depth: 3, building: false)
           var name = Int32(name)
-          if let (new, applied) = renames[name] {
+          if !renames.isEmpty, let (new, applied) = renames[reader.names[Int(name)]] {
             self.migrations[index, default: []] += applied
-            guard new >= 0 else { return }
-            name = new
+            guard let new else { return }
+            name = Int32(reader.number(ofName: new))
           }
           names.append(name)
           values.append(value)
@@ -295,18 +281,16 @@ package final class CheckedArchive {
       throw RestorationError(.malformed, "\(what) has unknown kind '\(kindName)'")
     }
     let storyboard = try string(ArchiveField.storyboard)
-    let version = try fields[ArchiveField.version].map { (object) throws(RestorationError) in
-      guard let version = integer(object), version >= 0 else {
-        throw RestorationError(.malformed, "\(what): 'version' is not a state version")
-      }
-      return version
+    let version = fields[ArchiveField.version].map { integer($0) ?? -1 } ?? 0
+    guard version >= 0 else {
+      throw RestorationError(.malformed, "\(what): 'version' is not a state version")
     }
     return RecordType(
       kind: kind, className: className,
       restorationClassName: try string(ArchiveField.restorationClass),
       storyboard: try storyboard.map { (name) throws(RestorationError) in
         StoryboardReference(name: name, identifier: try string(ArchiveField.storyboardIdentifier))
-      }, stateVersion: version ?? 0)
+      }, stateVersion: version)
   }
 
   /// The format version the top level holds, checked to be one this reader reads.

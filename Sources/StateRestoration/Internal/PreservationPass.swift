@@ -49,7 +49,6 @@ final class PreservationPass {
     var restorationClass: ObjectIdentifier?
     var kind: RestorationKind
     var storyboard: StoryboardReference?
-    var stateVersion: Int
   }
 
   init(
@@ -147,8 +146,7 @@ final class PreservationPass {
     let key = TypeKey(
       type: ObjectIdentifier(type(of: object)),
       restorationClass: restorationClass.map(ObjectIdentifier.init),
-      kind: node?.restorationKind ?? .object, storyboard: node?.restorationStoryboard,
-      stateVersion: max(0, object.restorationStateVersion))
+      kind: node?.restorationKind ?? .object, storyboard: node?.restorationStoryboard)
     let type =
       types[key]
       ?? {
@@ -157,7 +155,7 @@ final class PreservationPass {
             of: RecordType(
               kind: key.kind, className: classNames.name(of: object),
               restorationClassName: restorationClass.map(registry.name(of:)),
-              storyboard: key.storyboard, stateVersion: key.stateVersion)),
+              storyboard: key.storyboard, stateVersion: max(0, object.restorationStateVersion))),
           restorationClass.map(registry.isRegistered) ?? true
         )
         types[key] = made

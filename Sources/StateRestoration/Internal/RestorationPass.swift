@@ -255,10 +255,8 @@ final class RestorationPass {
       (object as? any RestorationNode)?.restorationWillDecode(with: coder)
       do {
         guard coder.stateVersion <= object.restorationStateVersion else {
-          throw RestorationError(
-            .unsupportedVersion,
-            "written with state version \(coder.stateVersion), later than its class's \(object.restorationStateVersion)",
-            identifierPath: archive.paths[index])
+          let version = "state version \(coder.stateVersion) is later than its class's"
+          throw RestorationError(.unsupportedVersion, version, identifierPath: archive.paths[index])
         }
         try object.decodeRestorableState(with: coder)
       } catch {
