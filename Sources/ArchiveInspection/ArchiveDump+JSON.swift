@@ -12,7 +12,8 @@ extension ArchiveDump {
     The JSON form is one object: "formatVersion" ("1.0", or null), "restorationClassMap" \
     (path to class name), "topLevel" (key to value), and "objects", an array in archive order \
     of {"path", "kind" (viewController, view or object), "class", "restorationClass" (or \
-    null), "storyboard" ({"name", "identifier"}, or null), "sensitiveKeys" (names only), \
+    null), "stateVersion" (the version of what its class encodes, 0 by default), "storyboard" \
+    ({"name", "identifier"}, or null), "sensitiveKeys" (names only), \
     "state" (key to value)}. Values map to JSON as booleans, numbers, strings, arrays and \
     objects, except: a reference to another object is {"$ref": "PATH"}, data is \
     {"$data": "BASE64"}, a date is {"$date": "2014-07-06T16:05:18Z"} (UTC), and a real that \
@@ -90,6 +91,7 @@ extension ArchiveDump {
       ("kind", .string(record.kind.rawValue)),
       ("class", .string(record.className)),
       ("restorationClass", record.restorationClassName.map(JSON.string) ?? .null),
+      ("stateVersion", .number(String(record.stateVersion))),
       ("storyboard", storyboard ?? .null),
       ("sensitiveKeys", .array(KeyOrdering.sorted(record.sensitiveKeys).map(JSON.string))),
       ("state", .object(state)),

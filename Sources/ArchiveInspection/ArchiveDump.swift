@@ -61,13 +61,14 @@ public enum ArchiveDump {
     }
   }
 
-  /// The lines under an object's header that are not keys: its restoration class and its
-  /// storyboard scene.
+  /// The lines under an object's header that are not keys: its restoration class, the state
+  /// version its class declared (when not the default, 0) and its storyboard scene.
   private static func notes(of record: RestorationArchive.Record) -> [String] {
     var notes: [String] = []
     if let name = record.restorationClassName {
       notes.append("Restoration class: \(ValueFormatting.name(name))")
     }
+    if record.stateVersion != 0 { notes.append("State version: \(record.stateVersion)") }
     if let storyboard = record.storyboard {
       var line = "Storyboard: \(ValueFormatting.name(storyboard.name))"
       if let identifier = storyboard.identifier {

@@ -289,13 +289,30 @@ import Testing
     )
   }
 
+  /// The version a class declared for what it encodes is shown under the object's header in
+  /// the text, when it is not the default, and always in the JSON.
+  @Test func eachObjectsStateVersionIsShown() throws {
+    var versioned = Crafting.record("A/B", state: [("name", .string("Lima"))])
+    versioned.stateVersion = 2
+    let bytes = try Crafting.archive([Crafting.record("A"), versioned]).encoded()
+    let archive = try RestorationArchive(decoding: bytes)
+    let text = ArchiveDump.text(archive)
+    #expect(text.contains("                State version: 2\n"), "\(text)")
+    #expect(text.components(separatedBy: "State version:").count == 2)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(ArchiveDump.json(archive).utf8))
+        as? [String: Any])
+    let objects = try #require(json["objects"] as? [[String: Any]])
+    #expect(objects.map { $0["stateVersion"] as? Int } == [0, 2])
+  }
+
   // MARK: JSON
 
   @Test func jsonIsValidAndTagsReferencesDataDatesAndSpecialReals() throws {
     let json = ArchiveDump.json(try DemoArchives.signIn())
     let root = try #require(
       try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    #expect(root["formatVersion"] as? String == "3.0")
+    #expect(root["formatVersion"] as? String == "3.1")
     let top = try #require(root["topLevel"] as? [String: Any])
     #expect((top["currentForm"] as? [String: String]) == ["$ref": "SignIn"])
     #expect((top["shortData"] as? [String: String]) == ["$data": "ChssPU4="])

@@ -99,7 +99,7 @@ import Testing
 
     let validate = try ArchiveTool.run(["validate", path])
     expectSuccess(validate)
-    #expect(validate.standardOutput == "\(path): valid (format 3.0, 5 objects, 0 warnings)\n")
+    #expect(validate.standardOutput == "\(path): valid (format 3.1, 5 objects, 0 warnings)\n")
   }
 
   @Test func sizesTakesABudgetAndALimit() throws {
@@ -177,7 +177,7 @@ import Testing
     expectSuccess(warned)
     #expect(
       warned.standardOutput == """
-        \(newerMinor): warning: format 3.3 is a newer minor version than 3.0; fields added since are ignored [version]
+        \(newerMinor): warning: format 3.3 is a newer minor version than 3.1; fields added since are ignored [version]
         \(newerMinor): valid (format 3.3, 1 object, 1 warning)
 
         """
@@ -216,7 +216,7 @@ import Testing
     }
     let validate = try ArchiveTool.run(["validate"] + app)
     expectSuccess(validate)
-    #expect(validate.standardOutput == "\(path): valid (format 3.0, 5 objects, 0 warnings)\n")
+    #expect(validate.standardOutput == "\(path): valid (format 3.1, 5 objects, 0 warnings)\n")
 
     // `diff` compares one file, such as a copy kept earlier, with the app's archive now.
     let old = try files.write(try DemoArchives.talkDemo(sliderValue: 0.5).encoded(), "old.data")

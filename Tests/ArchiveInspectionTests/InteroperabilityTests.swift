@@ -58,6 +58,7 @@ import Testing
             {
                 "path": r["path"], "kind": r["kind"], "class": r["class"],
                 "restorationClass": r.get("restorationClass"),
+                "stateVersion": r.get("version", 0),
                 "storyboard": {"name": r["storyboard"], "identifier": r.get("storyboardIdentifier")}
                     if "storyboard" in r else None,
                 "sensitiveKeys": sorted(r.get("sensitiveKeys", []), key=lambda k: (k.lower(), k)),

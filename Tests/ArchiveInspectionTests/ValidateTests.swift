@@ -27,7 +27,7 @@ import Testing
       #expect(validation.exitStatus == .success)
     }
     let text = validate(try DemoArchives.talkDemo().encoded()).text(file: "data.data")
-    #expect(text == "data.data: valid (format 3.0, 5 objects, 0 warnings)\n")
+    #expect(text == "data.data: valid (format 3.1, 5 objects, 0 warnings)\n")
   }
 
   // MARK: Failures the reader finds
@@ -112,7 +112,7 @@ import Testing
     let validation = validate(bytes)
     let error = try onlyError(validation)
     #expect(error.check == .version)
-    #expect(error.message == "archive format 4.0 is newer than the supported 3.0")
+    #expect(error.message == "archive format 4.0 is newer than the supported 3.1")
     #expect(validation.exitStatus == .unsupportedVersion)
   }
 
