@@ -260,7 +260,7 @@ let package = Package(
         "RestorerCore", "StateRestoration", "StateRestorationUI", "StateRestorationTesting",
         "TestSupport",
       ],
-      exclude: ["Fixtures"]
+      exclude: ["Fixtures", "__RestorationArchives__"]
     ),
     .testTarget(
       name: "NotesTests",
@@ -268,7 +268,7 @@ let package = Package(
         "NotesCore", "StateRestoration", "StateRestorationUI", "StateRestorationTesting",
         "TestSupport",
       ],
-      exclude: ["Fixtures"]
+      exclude: ["Fixtures", "__RestorationArchives__"]
     ),
     .testTarget(
       name: "ArchiveInspectionTests",
