@@ -214,7 +214,7 @@ struct Restorer: ParsableCommand {
       delegate: delegate,
       applicationInfo: ApplicationInfo(
         bundleIdentifier: Self.bundleIdentifier,
-        bundleVersion: "1.0",
+        bundleVersion: RestorerAppDelegate.bundleVersion,
         userInterfaceIdiom: "terminal"
       ),
       sceneStores: stores,

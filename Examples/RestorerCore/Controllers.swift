@@ -99,10 +99,18 @@ public final class CountriesViewController: ViewController, TableViewDataSource,
 /// It is re-created at launch by its restoration class, which returns nil when the country has
 /// been deleted from the data since: the screen is then not restored, and the navigation stack
 /// ends at the list.
+///
+/// This is the screen's second version. The app's version 1.0 saved it as `CountryVCID`, its
+/// storyboard identifier, and wrote the country's name under `countryName`; version 2.0 gives it
+/// the identifier `CountryDetail` and the key `name`, declares state version 1, and
+/// ``RestorerAppDelegate/migrations`` says so, so that what a user of 1.0 had open comes back.
 public final class CountryViewController: ViewController, ViewControllerRestoration {
-  /// The storyboard identifier and restoration identifier.
+  /// The storyboard identifier.
   public static let storyboardID = "CountryVCID"
-  static let nameKey = "countryName"
+  /// The restoration identifier; `CountryVCID` before the app's version 2.0.
+  public static let restorationID = "CountryDetail"
+  /// The key of the country's name; `countryName` before state version 1.
+  static let nameKey = "name"
   static let capitalKey = "capital"
 
   /// The country shown.
@@ -115,7 +123,7 @@ public final class CountryViewController: ViewController, ViewControllerRestorat
   public let capitalLabel = Label()
 
   /// Creates the controller; it re-creates itself at launch.
-  public override init(restorationIdentifier: String? = CountryViewController.storyboardID) {
+  public override init(restorationIdentifier: String? = CountryViewController.restorationID) {
     super.init(restorationIdentifier: restorationIdentifier)
     title = "Capital"
     restorationClass = CountryViewController.self
@@ -134,6 +142,9 @@ public final class CountryViewController: ViewController, ViewControllerRestorat
     nameLabel.text = country?.name ?? ""
     capitalLabel.text = country.map { $0.capital.isEmpty ? "(no capital)" : $0.capital } ?? ""
   }
+
+  /// Version 1: the country's name is under `name`, no longer `countryName`.
+  public override var restorationStateVersion: Int { 1 }
 
   /// Writes the country's name and capital.
   public override func encodeRestorableState(with coder: StateCoder) throws {

@@ -10,11 +10,26 @@ public import StateRestorationUI
 public final class RestorerAppDelegate: ApplicationDelegate {
   /// The storyboard's name.
   public static let storyboardName = "MainStoryboard"
+  /// The app's version, which the archive records.
+  public static let bundleVersion = "2.0"
+  /// What the app's updates renamed, applied to the archives of earlier versions as they are
+  /// read: version 2.0 gave the country's detail screen its own restoration identifier, and its
+  /// state version 1 renamed the key of the country's name.
+  public static let migrations: [RestorationMigration] = [
+    .renameIdentifier(
+      CountryViewController.storyboardID, to: CountryViewController.restorationID,
+      appVersion: "2.0"),
+    .renameKey(
+      "countryName", to: CountryViewController.nameKey, className: "CountryViewController",
+      stateVersion: 1),
+  ]
 
   /// The app's data.
   public let countryList: CountryList
   /// The user's settings (the "Amazing" switch).
   public let userSettings: any UserSettings
+  /// The migrations the app declares: ``migrations``, unless a test leaves them out.
+  public let migrations: [RestorationMigration]
   /// Runs at the end of restoration, before it completes; the demo's
   /// `--crash-during-restore` crashes here to show the crash guard at work.
   public var restorationDidDecode: (() -> Void)?
@@ -24,9 +39,14 @@ public final class RestorerAppDelegate: ApplicationDelegate {
   /// - Parameters:
   ///   - countryList: The countries to show.
   ///   - userSettings: Where the settings tab keeps its switch.
-  public init(countryList: CountryList, userSettings: any UserSettings = InMemoryUserSettings()) {
+  ///   - migrations: The migrations to declare; by default the app's.
+  public init(
+    countryList: CountryList, userSettings: any UserSettings = InMemoryUserSettings(),
+    migrations: [RestorationMigration] = RestorerAppDelegate.migrations
+  ) {
     self.countryList = countryList
     self.userSettings = userSettings
+    self.migrations = migrations
   }
 
   /// The main storyboard, as the seed project's `MainStoryboard` lays it out.
@@ -55,9 +75,10 @@ public final class RestorerAppDelegate: ApplicationDelegate {
       list.title = "Countries"
       return list
     }
+    // The detail screen has its own restoration identifier since version 2.0.
     storyboard.addScene(
       storyboardIdentifier: CountryViewController.storyboardID,
-      usesStoryboardIdentifierAsRestorationIdentifier: true
+      restorationIdentifier: CountryViewController.restorationID
     ) { CountryViewController() }
     storyboard.addScene(
       storyboardIdentifier: "SettingsNCID",
@@ -83,9 +104,10 @@ public final class RestorerAppDelegate: ApplicationDelegate {
   /// scenes; without scenes, the application's main storyboard.
   public private(set) lazy var storyboard = Self.makeStoryboard()
 
-  /// Registers the restoration classes (and, with scenes, the storyboard) and hands the data
-  /// to the list, before restoration.
+  /// Registers the restoration classes and the migrations (and, with scenes, the storyboard)
+  /// and hands the data to the list, before restoration.
   public func applicationWillFinishLaunching(_ application: Application) {
+    application.engine.registry.migrations = migrations
     application.register(restorationClass: CountryViewController.self)
     application.register(restorationClass: WebViewController.self)
     if application.sceneManifest != nil { application.register(storyboard: storyboard) }

@@ -306,7 +306,7 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
       tool, ["paths", "--bundle-id", "com.example.Restorer"], environment: environment)
     #expect(paths.status == 0, "\(paths.standardError)")
     #expect(
-      paths.standardOutput.contains("TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID\n"))
+      paths.standardOutput.contains("TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryDetail\n"))
   }
 
   @Test func defaultStateFolderIsUnderHOME() throws {

@@ -51,7 +51,7 @@ import Testing
     if live.last == "" { live.removeLast() }
 
     let block = try readmeBlock()
-    #expect(block.contains { $0.hasSuffix("[1] CountryVCID") })  // the capital that was open
+    #expect(block.contains { $0.hasSuffix("[1] CountryDetail") })  // the capital that was open
     // The header names the window's session, whose identifier is new at each run, and its
     // archive under the state folder: the README shows a user's, under ~/.local/state.
     let liveSession = try #require(
@@ -93,7 +93,7 @@ import Testing
       let paths = try TestSupport.run(tool, arguments)
       if developerMode {
         #expect(paths.status == 0, "\(paths.standardError)")
-        #expect(paths.standardOutput.contains("CountryVCID"))
+        #expect(paths.standardOutput.contains("CountryDetail"))
       } else {
         #expect(paths.status != 0)
         #expect(paths.standardError.contains("no saved state"), "\(paths.standardError)")

@@ -3,23 +3,35 @@ import RestorerCore
 import StateRestoration
 import StateRestorationTesting
 import StateRestorationUI
+import TestSupport
 import Testing
 
 /// The Restorer app's archives, recorded in `__RestorationArchives__` by the version of the app
-/// that saved them (`country-detail-1.0.data` by the demo itself, `restorer --keys "down*52 enter
-/// h"`), and restored by every run with the current code.
+/// that saved them, and restored by every run with the current code.
+///
+/// `country-detail-1.0.data` was saved by the demo's version 1.0 itself (`restorer --keys
+/// "down*52 enter h"`), before version 2.0 renamed the detail screen's identifier and key: it
+/// restores through the app's migrations.
+/// The check of a replay whose country's detail did not come back.
+private struct DetailNotShown: Error, CustomStringConvertible {
+  var description: String { "the country's detail is not shown" }
+}
+
 @Suite struct RecordedArchiveTests {
   private let archives = RecordedArchives()
   /// The app's bundle version, as the demo launches it.
   private let applicationInfo = ApplicationInfo(
-    bundleIdentifier: "com.example.Restorer", bundleVersion: "1.0", userInterfaceIdiom: "terminal")
+    bundleIdentifier: "com.example.Restorer", bundleVersion: RestorerAppDelegate.bundleVersion,
+    userInterfaceIdiom: "terminal")
 
-  private func makeHarness() throws -> ApplicationHarness {
+  private func makeHarness(
+    migrations: [RestorationMigration] = RestorerAppDelegate.migrations
+  ) throws -> ApplicationHarness {
     ApplicationHarness(
       applicationInfo: applicationInfo, makeMainStoryboard: RestorerAppDelegate.makeStoryboard
     ) {
       do {
-        return RestorerAppDelegate(countryList: try CountryList.bundled())
+        return RestorerAppDelegate(countryList: try CountryList.bundled(), migrations: migrations)
       } catch {
         Issue.record("the bundled countries: \(error)")
         return OptingInApplicationDelegate()
@@ -46,22 +58,82 @@ import Testing
     if case .recordedNew = outcome { Issue.record("\(outcome): commit it") }
   }
 
-  /// Restores every recorded archive; the detail screen must come back with its country.
-  private func replayEveryArchive() throws -> [RecordedArchives.Replay] {
-    try archives.replay(
-      makeHarness,
+  /// The replay test: every recorded archive restored by the app with `migrations`, the
+  /// detail screen back with its country.
+  private func replayEveryArchive(
+    migrations: [RestorationMigration] = RestorerAppDelegate.migrations
+  ) throws -> [RecordedArchives.Replay] {
+    let replays = try archives.replay(
+      { try makeHarness(migrations: migrations) },
       check: { archive, application, _ in
         guard archive.fileName.hasPrefix("country-detail-") else { return }
-        let detail = try #require(
-          try navigation(application).topViewController as? CountryViewController,
-          "\(archive.fileName): the country's detail is not shown")
+        // Thrown rather than required, so that the replay reports it with the archive's name.
+        guard let detail = try navigation(application).topViewController as? CountryViewController
+        else { throw DetailNotShown() }
         #expect(detail.country == Country(name: "Costa Rica", capital: "San Jose"))
+        #expect(detail.restorationIdentifier == CountryViewController.restorationID)
       })
+    for replay in replays { #expect(replay.passed, "\(replay)") }
+    return replays
   }
 
   @Test func everyRecordedArchiveRestoresWithTheCurrentCode() throws {
     let replays = try replayEveryArchive()
-    #expect(replays.contains { $0.archive.fileName == "country-detail-1.0.data" })
-    for replay in replays { #expect(replay.passed, "\(replay)") }
+    #expect(
+      replays.map(\.archive.fileName).filter { $0.hasPrefix("country-detail-") } == [
+        "country-detail-1.0.data", "country-detail-\(RestorerAppDelegate.bundleVersion).data",
+      ])
+    // The archive of version 1.0 came back through the migrations, which its report lists.
+    let earlier = try #require(replays.first { $0.archive.fileName == "country-detail-1.0.data" })
+    let detail = "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryDetail"
+    #expect(earlier.report.entry(for: detail)?.migrations == RestorerAppDelegate.migrations)
+  }
+
+  /// Without the migrations, the replay test fails on the archive of version 1.0, naming the
+  /// detail screen's path.
+  @Test func theReplayTestFailsWhenTheRenameHasNoMigration() throws {
+    // A known issue that is not recorded is a failure: the replay test must catch this.
+    try withKnownIssue("the detail screen of version 1.0 is not restored") {
+      _ = try replayEveryArchive(migrations: [])
+    } matching: { issue in
+      issue.description.contains(
+        "country-detail-1.0.data:\n  TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID [CountryViewController] not restored: skipped: restoration class 'CountryViewController' returned nil"
+      )
+    }
+  }
+
+  /// The demo itself, a real process, restores the archive its version 1.0 saved.
+  @Test func theDemoRestoresTheArchiveItsEarlierVersionSaved() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = RestorerProcess(stateDirectory: folder)
+    let archive = URL(fileURLWithPath: app.archivePath)
+    try FileManager.default.createDirectory(
+      at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: archives.file(named: "country-detail", appVersion: "1.0"), to: archive)
+    let result = try app.run(keys: "")
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains("Restored 7 objects"), "\(result.standardOutput)")
+    #expect(result.standardOutput.contains("Capital:  San Jose"))
+    #expect(!result.standardOutput.contains("not restored"))
+  }
+
+  /// The dump of an archive of version 2.0 shows the detail screen's state version.
+  @Test func theArchiveToolShowsTheDetailScreensStateVersion() throws {
+    let file = archives.file(named: "country-detail", appVersion: RestorerAppDelegate.bundleVersion)
+    let tool = try BuiltExecutable.path(
+      named: "restoration-archive-tool", variable: "RESTORATION_ARCHIVE_TOOL")
+    let dump = try run(tool, ["dump", file.path])
+    #expect(dump.status == 0, "\(dump.standardError)")
+    let detail = try #require(
+      dump.standardOutput.components(separatedBy: "\n\n\n").first {
+        $0.hasPrefix("[View Controller] TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryDetail")
+      })
+    #expect(detail.contains("\n                State version: 1\n"), "\(detail)")
+    let lines = detail.components(separatedBy: "\n")
+    #expect(lines.contains { $0.hasPrefix("                name.") && $0.hasSuffix(".Costa Rica") })
+    #expect(
+      !dump.standardOutput.replacingOccurrences(of: detail, with: "").contains("State version"))
   }
 }

@@ -191,7 +191,7 @@ import Testing
     let url = state.archive(window)
     var archive = try RestorationArchive(decoding: [UInt8](try Data(contentsOf: url)))
     let detail = try #require(
-      archive.records.first { $0.identifierPath.hasSuffix("CountryVCID") }?.identifierPath)
+      archive.records.first { $0.identifierPath.hasSuffix("CountryDetail") }?.identifierPath)
     archive.topLevel["StateRestorationUI.SceneStorage"] = .dictionary([
       "bad": .reference(detail), "kept": .string("a draft"),
     ])

@@ -65,7 +65,7 @@ import Testing
     #expect(detail.country == Country(name: "Chile", capital: "Santiago"))
     #expect(detail.isVisible)
     #expect(
-      restart.report.status(of: "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID")
+      restart.report.status(of: "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryDetail")
         == .restored
     )
   }
@@ -103,7 +103,7 @@ import Testing
 
     let restart = harness.restartAndRestore()
     #expect(restart.report.restoredEverything, "\(restart.report)")
-    let path = "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID"
+    let path = "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryDetail"
     #expect(restart.archive?.record(at: path)?.state["capital"] == .string("Santiago"))
     let navigation = try #require(
       try tabs(restart.application).selectedViewController as? NavigationController)
@@ -132,7 +132,7 @@ import Testing
     #expect(navigation.viewControllers.count == 1)
     #expect(navigation.topViewController is CountriesViewController)
     #expect(
-      restart.report.status(of: "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryVCID")
+      restart.report.status(of: "TabBarControllerID/:[0]:/CountryNCID/:[1]:/CountryDetail")
         == .skipped(.restorationClassReturnedNil("CountryViewController"))
     )
   }
