@@ -1,13 +1,14 @@
 import ArchiveInspection
 import Logging
-import StateRestoration
+public import StateRestoration
 import TestSupport
 
 /// What the archive fuzzer does with each input, shared by the libFuzzer target in `Fuzz/` and
 /// the test that replays the seed corpus, so that CI checks exactly what the fuzzer checked.
 ///
 /// Every reader of untrusted bytes runs on the input: the engine's archive reader, a full
-/// restoration through the engine into a small tree, each of the archive tool's views of a
+/// restoration through the engine into a small tree (once as it is, once as a later version of
+/// the app with migrations and state versions), each of the archive tool's views of a
 /// decoded archive, and the readers of an app with scenes (its index of sessions, a scene's
 /// activity, scene storage values; see ``exerciseSceneFiles(_:)``). Nothing here checks results: the fuzzer's finding is a crash, a hang or an
 /// unbounded allocation, which the sanitizers and libFuzzer's own limits catch.
@@ -51,16 +52,34 @@ public enum ArchiveFuzzing {
     _ = ArchiveValidation(archive: archive).text(file: "input")
     _ = try? archive.encoded()
     restore(bytes)
+    restore(bytes, appVersion: "2.0", migrations: migrations)
   }
 
+  /// Migrations of the names the seeds hold (the Restorer app's and the fuzzed nodes'): renames
+  /// that follow one another, a class renamed to the fuzzed node's, keys renamed and dropped,
+  /// and an identifier renamed to a long one, which the path limits meet once applied.
+  public static let migrations: [RestorationMigration] = [
+    .renameIdentifier("CountryVCID", to: "CountryDetail", appVersion: "2.0"),
+    .renameIdentifier("CountryDetail", to: "Child", appVersion: "2.0"),
+    .renameIdentifier("Other", to: String(repeating: "o", count: 4000), appVersion: "1.5"),
+    .renameRestorationClass("CountryViewController", to: "FuzzedNode", appVersion: "2"),
+    .renameKey("countryName", to: "name", className: "FuzzedNode", stateVersion: 1),
+    .renameKey("name", to: "capital", className: "FuzzedNode", stateVersion: 2),
+    .renameKey("capital", to: nil, className: "FuzzedNode", stateVersion: 3),
+  ]
+
   /// Restores the bytes through the engine into a small tree whose nodes decode every key they
-  /// are given as every type, and whose restoration class re-creates any path.
-  private static func restore(_ bytes: [UInt8]) {
+  /// are given as every type, and whose restoration class re-creates any path; with
+  /// `migrations`, as version `appVersion` of the app, whose nodes declare state version 1.
+  private static func restore(
+    _ bytes: [UInt8], appVersion: String = "1", migrations: [RestorationMigration] = []
+  ) {
     let store = InMemoryArchiveStore(contents: [.archive: bytes])
     let registry = RestorationRegistry()
     registry.register(FuzzedNode.self, named: "FuzzedNode")
+    registry.migrations = migrations
     let engine = RestorationEngine(
-      applicationInfo: ApplicationInfo(bundleIdentifier: "fuzz"),
+      applicationInfo: ApplicationInfo(bundleIdentifier: "fuzz", bundleVersion: appVersion),
       store: store,
       registry: registry,
       settings: RestorationSettings(developerMode: false, debugLogging: false),
@@ -69,8 +88,12 @@ public enum ArchiveFuzzing {
     )
     let delegate = OptingInDelegate()
     engine.delegate = delegate
-    let root = FuzzedNode(identifier: "Root")
-    root.children = [FuzzedNode(identifier: "Child"), FuzzedNode(identifier: "Other")]
+    let version = migrations.isEmpty ? 0 : 1
+    let root = FuzzedNode(identifier: "Root", version: version)
+    root.children = [
+      FuzzedNode(identifier: "Child", version: version),
+      FuzzedNode(identifier: "Other", version: version),
+    ]
     _ = engine.restoreApplicationState(roots: [root])
   }
 }
@@ -83,10 +106,13 @@ private final class OptingInDelegate: RestorationDelegate {
 /// A node that reads whatever its coder holds, in every way an app might.
 private final class FuzzedNode: RestorationNode, ObjectRestoration {
   let restorationIdentifier: String?
+  let restorationStateVersion: Int
   var children: [FuzzedNode] = []
   weak var parent: FuzzedNode?
 
-  init(identifier: String?) { restorationIdentifier = identifier }
+  init(identifier: String?, version: Int = 0) {
+    (restorationIdentifier, restorationStateVersion) = (identifier, version)
+  }
 
   var objectRestorationClass: (any ObjectRestoration.Type)? { FuzzedNode.self }
   var restorationChildren: [any StateRestoring] { children }
@@ -95,10 +121,11 @@ private final class FuzzedNode: RestorationNode, ObjectRestoration {
     withRestorationIdentifierPath identifierComponents: [String],
     coder: StateDecoder
   ) -> (any StateRestoring)? {
-    FuzzedNode(identifier: identifierComponents.last)
+    FuzzedNode(identifier: identifierComponents.last, version: min(coder.stateVersion, 1))
   }
 
   func decodeRestorableState(with coder: StateDecoder) throws {
+    _ = coder.stateVersion
     for key in coder.allKeys {
       _ = coder.contains(key)
       _ = coder.decodeValue(forKey: key)

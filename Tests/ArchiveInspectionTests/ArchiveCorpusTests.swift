@@ -33,6 +33,22 @@ import Testing
     }
   }
 
+  /// The seeds reach what updates added: records with a state version, an archive of an
+  /// earlier app version that the fuzzer's migrations change, and one of a later app version,
+  /// which they refuse.
+  @Test func seedsHoldStateVersionsAndArchivesOfEarlierAndLaterAppVersions() throws {
+    let archives = try Self.files(in: "Corpus/archive-reader").filter { $0.pathExtension == "data" }
+      .map { try RestorationArchive(decoding: [UInt8](try Data(contentsOf: $0))) }
+    #expect(archives.contains { $0.records.contains { $0.stateVersion > 0 } })
+    #expect(archives.contains { $0.bundleVersion == "3.0" })
+    let earlier = archives.filter { $0.bundleVersion == "1.0" }
+    #expect(
+      earlier.contains { $0.records.contains { $0.identifierPath.hasSuffix("/CountryVCID") } })
+    #expect(
+      ArchiveFuzzing.migrations.contains(
+        .renameIdentifier("CountryVCID", to: "CountryDetail", appVersion: "2.0")))
+  }
+
   @Test func regressionInputsSurviveEveryReader() throws {
     for url in try Self.files(in: "Regressions") {
       ArchiveFuzzing.exercise([UInt8](try Data(contentsOf: url)))
