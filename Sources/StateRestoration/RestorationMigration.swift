@@ -16,8 +16,7 @@ public enum RestorationMigration: Sendable, Hashable {
 struct MigrationPlan {
   typealias Rename = (old: String, new: String?, migration: RestorationMigration)
   typealias Renamed = (String?, [RestorationMigration])
-  private var identifiers: [Rename] = []
-  private var classes: [Rename] = []
+  private var (identifiers, classes): ([Rename], [Rename]) = ([], [])
   private var keys: [(className: String, below: Int, rename: Rename)] = []
 
   /// The migrations made after the archive's app version (all, when it is not numbers between
@@ -61,6 +60,7 @@ struct MigrationPlan {
 
   /// A record's name with its identifiers renamed, and the migrations that renamed them.
   func renaming(_ name: String) -> (String, [RestorationMigration]) {
+    guard !identifiers.isEmpty else { return (name, []) }
     let renamed = IdentifierPath.components(of: name).map { ($0, Self.rename($0, identifiers)) }
     let applied = renamed.flatMap(\.1.1)
     return (applied.isEmpty ? name : renamed.map { $0.1.0 ?? $0.0 }.joined(separator: "/"), applied)
