@@ -25,7 +25,7 @@ struct MigrationPlan {
   {
     if !all.isEmpty, let archived, let running, Self.isVersion(running, before: archived) == true {
       throw RestorationError(
-        .unsupportedVersion, "saved by app version \(archived), later than this app's \(running)")
+        .unsupportedVersion, "saved by app \(archived), after this app's \(running): a downgrade")
     }
     let isLater = { (made: String) in Self.isVersion(archived ?? "", before: made) != false }
     for migration in all {

@@ -173,7 +173,7 @@ let openRow52WithRow50AtTheTop = "down*67 up*15 enter"
     #expect(result.standardOutput.contains("Debug log: \(logPath)"))
     let log = try String(contentsOfFile: logPath, encoding: .utf8)
     #expect(
-      log.contains("State restoration archive was saved with major version 3, minor version 0."))
+      log.contains("State restoration archive was saved with major version 3, minor version 1."))
     #expect(log.contains("Root restoration identifier paths are ("))
     #expect(log.contains("Restoration phase 'decodeState' took"))
   }

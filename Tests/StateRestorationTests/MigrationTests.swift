@@ -208,7 +208,7 @@ private final class Created {
     #expect(error.code == .unsupportedVersion)
     #expect(
       "\(error)".contains(
-        "saved by app version 3.0, later than this app's 2.0"
+        "saved by app 3.0, after this app's 2.0: a downgrade"
       ), "\(error)")
     #expect(home.decoded == nil)
     // Without migrations, an app keeps UIKit's rule: the bundle version is not compared.
