@@ -7,7 +7,7 @@ public import StateRestorationUI
 ///
 /// An update that renames an identifier, a restoration class or a key fails the replay of the
 /// archives its users have on disk, unless it declares the migration
-/// (``RestorationRegistry/migrations``). As with snapshot tests' reference files, recording is
+/// (`RestorationRegistry.migrations`). As with snapshot tests' reference files, recording is
 /// asked for with an environment variable; an archive recorded by an earlier version of the
 /// app stays in the folder, and keeps being replayed: that is the point.
 ///
@@ -183,7 +183,7 @@ public struct RecordedArchives: Sendable {
   /// Restores every archive of the folder with the current code, each in a new app, and checks
   /// what came back.
   ///
-  /// A replay passes when the archive is restored (``RestorationReport/Outcome/restored``),
+  /// A replay passes when the archive is restored (`RestorationReport.Outcome.restored`),
   /// every object in it came back or `expectsUnrestored` expects it not to, and `check` does
   /// not throw. An app that crashes on an archive stops the test run, which fails it too.
   ///
