@@ -101,15 +101,17 @@ package final class CheckedArchive {
     let topFields = try fields(of: topLevelObject, "topLevel")
     version = try Self.version(in: topFields, reader)
     let saved = topFields[RestorationArchive.Key.bundleVersion].flatMap { try? string($0) }
-    let plan = try MigrationPlan(migrations, archived: saved, running: appVersion)
+    // An app without migrations reads archives as they are, with no step per record or key.
+    let plan =
+      migrations.isEmpty ? nil : try MigrationPlan(migrations, archived: saved, running: appVersion)
     var records: [(parent: Int, name: String, state: Int?)] = []
     if version.major >= 3 {
       try readColumns(root, into: &records)
     } else {
       try readRecords(root, into: &records)
     }
-    let renamedTypes = types.map(plan.renaming)
-    types = renamedTypes.map(\.0)
+    let renamedTypes = plan.map { types.map($0.renaming) }
+    if let renamedTypes { types = renamedTypes.map(\.0) }
 
     var pathLength = 0
     paths.reserveCapacity(records.count)
@@ -120,10 +122,14 @@ package final class CheckedArchive {
         throw RestorationError(
           .malformed, "object record \(index): 'parent' is not the number of a record before it")
       }
-      let (name, applied) = plan.renaming(record.name)
+      var name = record.name
+      if let plan, let renamedTypes {
+        let applied: [RestorationMigration]
+        (name, applied) = plan.renaming(record.name)
+        let changes = applied + renamedTypes[typeOfRecord[index]].1
+        if !changes.isEmpty { self.migrations[index] = changes }
+      }
       let path = record.parent < 0 ? name : paths[record.parent] + "/" + name
-      let changes = applied + renamedTypes[typeOfRecord[index]].1
-      if !changes.isEmpty { self.migrations[index] = changes }
       if let problem = limits.identifierPathProblem(
         path, total: &pathLength, fileSize: bytes.count)
       {
@@ -140,7 +146,7 @@ package final class CheckedArchive {
     reader.paths = paths
     topLevel = try reader.keyedValues(topLevelObject, depth: 1, building: true)
     entries.reserveCapacity(records.count + 1)
-    let keyRenames = types.map(plan.renamedKeys)
+    let keyRenames = plan.map { types.map($0.renamedKeys) }
     for (index, record) in records.enumerated() {
       defer { entries.append(keyNames.count) }
       guard let state = record.state else { continue }
@@ -151,7 +157,7 @@ package final class CheckedArchive {
         var (names, values) = (keyNames, valueObjects)
         (keyNames, valueObjects) = ([], [])
         defer { (keyNames, valueObjects) = (names, values) }
-        let renames = keyRenames[typeOfRecord[index]]
+        let renames = keyRenames?[typeOfRecord[index]] ?? [:]
         try reader.forEachEntry(of: state, depth: 2) {
           reader, name, value throws(RestorationError) in
           _ = try reader.value(value, depth: 3, building: false)
