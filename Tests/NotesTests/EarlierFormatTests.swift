@@ -11,13 +11,10 @@ import Testing
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let app = NotesProcess(stateDirectory: folder)
-    let archive = URL(fileURLWithPath: app.archivePath)
-    try FileManager.default.createDirectory(
-      at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: BuiltExecutable.packageRoot.appendingPathComponent(
+    try placeArchive(
+      BuiltExecutable.packageRoot.appendingPathComponent(
         "Tests/NotesTests/Fixtures/format-2.0/\(file)"),
-      to: archive)
+      at: app.archivePath)
     let result = try app.run([])
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardOutput.contains("Launch: restored"))

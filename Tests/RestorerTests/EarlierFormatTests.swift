@@ -19,10 +19,7 @@ import Testing
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let app = RestorerProcess(stateDirectory: folder)
-    let archive = URL(fileURLWithPath: app.archivePath)
-    try FileManager.default.createDirectory(
-      at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: Self.fixture(file), to: archive)
+    try placeArchive(Self.fixture(file), at: app.archivePath)
     let result = try app.run(keys: "")
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardOutput.contains("Restored "))

@@ -107,11 +107,7 @@ private struct DetailNotShown: Error, CustomStringConvertible {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let app = RestorerProcess(stateDirectory: folder)
-    let archive = URL(fileURLWithPath: app.archivePath)
-    try FileManager.default.createDirectory(
-      at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: archives.file(named: "country-detail", appVersion: "1.0"), to: archive)
+    try placeArchive(archives.file(named: "country-detail", appVersion: "1.0"), at: app.archivePath)
     let result = try app.run(keys: "")
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardOutput.contains("Restored 7 objects"), "\(result.standardOutput)")

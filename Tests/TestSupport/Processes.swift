@@ -172,6 +172,14 @@ package func makeTemporaryFolder() throws -> URL {
   return url
 }
 
+/// Puts a saved archive where an app run will find it, at `path`, making its folders.
+package func placeArchive(_ archive: URL, at path: String) throws {
+  let destination = URL(fileURLWithPath: path)
+  try FileManager.default.createDirectory(
+    at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+  try FileManager.default.copyItem(at: archive, to: destination)
+}
+
 /// Finds the package's built executables from a test.
 package enum BuiltExecutable {
   /// The package's root folder.
