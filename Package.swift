@@ -10,6 +10,7 @@ let package = Package(
   products: [
     .library(name: "StateRestoration", targets: ["StateRestoration"]),
     .library(name: "BinaryPropertyList", targets: ["BinaryPropertyList"]),
+    .library(name: "StateRestorationStorage", targets: ["StateRestorationStorage"]),
     .library(name: "StateRestorationUI", targets: ["StateRestorationUI"]),
     .library(name: "StateRestorationTesting", targets: ["StateRestorationTesting"]),
     .library(name: "ArchiveInspection", targets: ["ArchiveInspection"]),
@@ -53,11 +54,14 @@ let package = Package(
     .target(name: "BinaryPropertyList", dependencies: ["CRC32Folding"]),
     // The checksum's fast path, in C: Swift has no carry-less multiply.
     .target(name: "CRC32Folding"),
+    // Archives on disk, in UIKit's layout: private folders, atomic writes, hostile files refused.
+    .target(name: "StateRestorationStorage", dependencies: ["StateRestoration"]),
 
     .target(
       name: "StateRestorationUI",
       dependencies: [
-        "StateRestoration", "BinaryPropertyList", .product(name: "Logging", package: "swift-log"),
+        "StateRestoration", "StateRestorationStorage", "BinaryPropertyList",
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .target(
@@ -102,7 +106,7 @@ let package = Package(
     // Tools
     .target(
       name: "ArchiveInspection",
-      dependencies: ["StateRestoration"]
+      dependencies: ["StateRestoration", "StateRestorationStorage"]
     ),
     .target(
       name: "ArchiveFuzzing",
@@ -115,6 +119,7 @@ let package = Package(
       name: "restoration-archive-tool",
       dependencies: [
         "ArchiveInspection", "RestorationLint", "RestorationLintCommand", "StateRestoration",
+        "StateRestorationStorage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -140,14 +145,14 @@ let package = Package(
     // Examples
     .target(
       name: "RestorerCore",
-      dependencies: ["StateRestoration", "StateRestorationUI"],
+      dependencies: ["StateRestoration", "StateRestorationStorage", "StateRestorationUI"],
       path: "Examples/RestorerCore",
       resources: [.copy("Resources/countries.json")]
     ),
     .executableTarget(
       name: "restorer",
       dependencies: [
-        "RestorerCore", "StateRestoration", "StateRestorationUI",
+        "RestorerCore", "StateRestoration", "StateRestorationStorage", "StateRestorationUI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -162,7 +167,7 @@ let package = Package(
     .executableTarget(
       name: "notes",
       dependencies: [
-        "NotesCore", "StateRestoration", "StateRestorationUI",
+        "NotesCore", "StateRestoration", "StateRestorationStorage", "StateRestorationUI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/Notes"
@@ -173,7 +178,7 @@ let package = Package(
     .executableTarget(
       name: "restoration-test-helper",
       dependencies: [
-        "BinaryPropertyList", "StateRestoration",
+        "BinaryPropertyList", "StateRestoration", "StateRestorationStorage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -203,7 +208,8 @@ let package = Package(
     .testTarget(
       name: "StateRestorationUITests",
       dependencies: [
-        "StateRestoration", "StateRestorationUI", "StateRestorationTesting", "RestorerCore",
+        "StateRestoration", "StateRestorationStorage", "StateRestorationUI",
+        "StateRestorationTesting", "RestorerCore",
         "TestSupport", .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -250,7 +256,7 @@ let package = Package(
     .testTarget(
       name: "StateRestorationTests",
       dependencies: [
-        "BinaryPropertyList", "StateRestoration", "TestSupport",
+        "BinaryPropertyList", "StateRestoration", "StateRestorationStorage", "TestSupport",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -274,6 +280,7 @@ let package = Package(
       name: "ArchiveInspectionTests",
       dependencies: [
         "ArchiveFuzzing", "ArchiveInspection", "BinaryPropertyList", "StateRestoration",
+        "StateRestorationStorage",
         "StateRestorationUI", "TestSupport",
       ],
       exclude: ["__Snapshots__"]

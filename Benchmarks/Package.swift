@@ -16,7 +16,10 @@ let package = Package(
     // The UI state every contender encodes, the contenders, and the measuring loop.
     .target(
       name: "RestorationComparison",
-      dependencies: [.product(name: "StateRestoration", package: "swift-state-restoration")]
+      dependencies: [
+        .product(name: "StateRestoration", package: "swift-state-restoration"),
+        .product(name: "StateRestorationStorage", package: "swift-state-restoration"),
+      ]
     ),
 
     // The side-by-side comparison with Foundation's archivers and encoders.

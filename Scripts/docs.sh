@@ -4,8 +4,9 @@
 # Preview one: swift package --disable-sandbox preview-documentation --target StateRestoration
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules=(StateRestoration StateRestorationUI StateRestorationTesting StoryboardImport
-  RestorationLint RestorationLintInterfaceBuilder RestorationLintSwift RestorationLintCommand)
+modules=(StateRestoration StateRestorationStorage StateRestorationUI StateRestorationTesting
+  StoryboardImport RestorationLint RestorationLintInterfaceBuilder RestorationLintSwift
+  RestorationLintCommand)
 targets=()
 for module in "${modules[@]}"; do targets+=(--target "$module"); done
 swift package generate-documentation "${targets[@]}" --warnings-as-errors

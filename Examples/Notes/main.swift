@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import NotesCore
 import StateRestoration
+import StateRestorationStorage
 import StateRestorationUI
 
 let options = NotesOptions.parseOrExit()

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StateRestoration
+import StateRestorationStorage
 import Synchronization
 
 /// An append-only log file shared by the handlers of one process, private as the archive is

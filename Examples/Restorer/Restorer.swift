@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import RestorerCore
 import StateRestoration
+import StateRestorationStorage
 import StateRestorationUI
 
 @main

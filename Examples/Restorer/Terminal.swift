@@ -1,4 +1,5 @@
 import StateRestoration
+import StateRestorationStorage
 import StateRestorationUI
 
 // Everything that talks to the terminal and to signals lives in this file.

@@ -1,4 +1,5 @@
 import StateRestoration
+import StateRestorationStorage
 
 /// The user's settings in a property list file, like iOS's `Preferences/<bundle id>.plist`:
 /// app data, kept apart from the restoration archive, surviving force quits and crashes.

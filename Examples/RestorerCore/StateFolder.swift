@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import StateRestorationStorage
 
 /// The folder where the Restorer app keeps its saved state and settings.
 public enum StateFolder {

@@ -1,4 +1,5 @@
 public import StateRestoration
+internal import StateRestorationStorage
 
 /// An archive file as the tool reads it: its path and its bytes.
 public struct ArchiveFile: Sendable, Hashable {

@@ -16,11 +16,15 @@ public enum ArchiveStoreItem: String, Sendable, Hashable, CaseIterable {
 
 /// Where the engine keeps its archive, its crash-guard marker and its notes.
 ///
-/// ``FileArchiveStore`` keeps them on disk, in UIKit's layout; ``InMemoryArchiveStore`` keeps
-/// them in memory, for tests that simulate a process dying and the app launching again.
+/// `FileArchiveStore` (in `StateRestorationStorage`) keeps them on disk, in UIKit's layout;
+/// ``InMemoryArchiveStore`` keeps them in memory, for tests that simulate a process dying and
+/// the app launching again.
 public protocol ArchiveStore: AnyObject {
   /// A description of where the items live, for log lines and reports.
   var location: String { get }
+
+  /// Where one item lives, for messages; by default `<location>:<item's file name>`.
+  func path(of item: ArchiveStoreItem) -> String
 
   /// Reads an item of at most `maxSize` bytes.
   ///
@@ -50,6 +54,9 @@ public protocol ArchiveStore: AnyObject {
 }
 
 extension ArchiveStore {
+  /// The location and the item's file name.
+  public func path(of item: ArchiveStoreItem) -> String { "\(location):\(item.rawValue)" }
+
   /// Removes each item in turn.
   public func remove(_ items: [ArchiveStoreItem]) throws(RestorationError) {
     var failure: RestorationError?

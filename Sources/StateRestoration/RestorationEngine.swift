@@ -410,10 +410,7 @@ public final class RestorationEngine {
     return RestorationReport(outcome: .postponed(error), timings: timings)
   }
 
-  private var archiveLocation: String {
-    (store as? FileArchiveStore)?.path(of: .archive)
-      ?? "\(store.location):\(ArchiveStoreItem.archive.rawValue)"
-  }
+  private var archiveLocation: String { store.path(of: .archive) }
 
   // MARK: - Store helpers
 

@@ -1,5 +1,6 @@
 internal import BinaryPropertyList
 public import StateRestoration
+internal import StateRestorationStorage
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,5 @@
 internal import StateRestoration
+internal import StateRestorationStorage
 
 #if canImport(Glibc)
   import Glibc

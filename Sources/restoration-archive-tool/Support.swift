@@ -2,6 +2,7 @@ import ArchiveInspection
 import ArgumentParser
 import Foundation
 import StateRestoration
+import StateRestorationStorage
 
 /// Where to find the archive an app saved: its bundle identifier and the state folder.
 struct AppArchiveOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArchiveInspection
 import Foundation
 import StateRestoration
+import StateRestorationStorage
 import TestSupport
 import Testing
 

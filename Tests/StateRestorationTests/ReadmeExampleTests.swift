@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import StateRestorationStorage
 import TestSupport
 import Testing
 

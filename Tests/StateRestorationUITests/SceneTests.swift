@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StateRestoration
+import StateRestorationStorage
 import StateRestorationTesting
 import StateRestorationUI
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import StateRestorationStorage
 
 // glibc's malloc_trim, which the Glibc module does not export; it returns freed memory to the
 // system so that one contender's leftovers do not hide the next one's peak.

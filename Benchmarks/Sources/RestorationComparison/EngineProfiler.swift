@@ -1,4 +1,5 @@
 import StateRestoration
+import StateRestorationStorage
 
 /// Repeats one engine operation on a shape's state, so a profiler sees nothing else.
 ///

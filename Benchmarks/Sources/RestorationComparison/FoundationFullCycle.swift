@@ -1,5 +1,6 @@
 import Foundation
 import StateRestoration
+import StateRestorationStorage
 
 /// A Foundation contender's full preserve and restore, as an app that saved its screens as
 /// `Codable` values would run them: the app's state into `Codable` records, encoded, written

@@ -5,6 +5,7 @@ import BinaryPropertyList
 import Foundation
 import Logging
 import StateRestoration
+import StateRestorationStorage
 
 @main
 struct RestorationTestHelper: ParsableCommand {

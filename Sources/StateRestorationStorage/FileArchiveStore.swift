@@ -1,3 +1,5 @@
+public import StateRestoration
+
 /// A store that keeps its items on disk, where UIKit keeps them:
 /// `<state root>/Saved Application State/<bundle id>.savedState/data.data`, or, for one scene
 /// of an app with several, `…/<bundle id>.savedState/Scenes/<scene id>/data.data`.
@@ -6,7 +8,7 @@
 ///
 /// - The folders below the state root are created `0700`; an existing one open to other users
 ///   is made `0700`. A folder that is a symbolic link, or belongs to another user, is refused:
-///   every call fails with ``RestorationError/Code/unsafeStorage`` naming it, and nothing is
+///   every call fails with `RestorationError.Code.unsafeStorage` naming it, and nothing is
 ///   read, written or removed through it.
 /// - Files are written `0600` and opened without following links; a link or another user's
 ///   file in place of an item is refused the same way.
@@ -30,7 +32,7 @@ public final class FileArchiveStore: ArchiveStore {
   ///     contain `/`, be `.` or `..`, or hold control characters.
   ///   - sceneIdentifier: A scene's identifier, for an app that saves each scene on its own;
   ///     it names a folder too, by the same rules. Nil for the app's one archive.
-  /// - Throws: ``RestorationError`` (``RestorationError/Code/invalidIdentifier``) for an
+  /// - Throws: `RestorationError` (`.invalidIdentifier`) for an
   ///   identifier that cannot name a folder; nothing is created.
   public init(
     stateRoot: String,

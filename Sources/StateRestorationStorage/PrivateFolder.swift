@@ -1,3 +1,5 @@
+package import StateRestoration
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
