@@ -57,12 +57,15 @@ public struct BinaryPropertyListWriter {
     let next = offsets.count
     let length = string.utf8.count
     if uniquing, length <= Self.uniquedStringLength {
-      let key = ExactString(string)
-      if let known = strings[key] { return known }
-      strings[key] = next
+      let known = strings.value(forKey: ExactString(string), insertingIfAbsent: next)
+      if known != next { return known }
     }
     offsets.append(bytes.count)
-    if string.utf8.allSatisfy({ $0 < 0x80 }) {
+    // Or-ed over contiguous bytes, several times faster than the view's iterator.
+    let isASCII =
+      string.utf8.withContiguousStorageIfAvailable { $0.reduce(0, |) < 0x80 }
+      ?? string.utf8.allSatisfy { $0 < 0x80 }
+    if isASCII {
       Self.appendHeader(0x5, count: length, to: &bytes)
       bytes.append(contentsOf: string.utf8)
     } else {
@@ -86,8 +89,7 @@ public struct BinaryPropertyListWriter {
       if smallIntegers[Int(value)] < 0 { smallIntegers[Int(value)] = next }
       known = smallIntegers[Int(value)]
     } else {
-      known = integers[value] ?? next
-      if known == next { integers[value] = next }
+      known = integers.value(forKey: value, insertingIfAbsent: next)
     }
     guard known == next else { return known }
     offsets.append(bytes.count)
@@ -214,8 +216,8 @@ public struct BinaryPropertyListWriter {
 
   /// A scalar written once however often it is added: by `write`, at the end of the file.
   private mutating func addScalar(_ key: ScalarKey, _ write: (inout [UInt8]) -> Void) -> Int {
-    if let known = scalars[key] { return known }
-    scalars[key] = offsets.count
+    let known = scalars.value(forKey: key, insertingIfAbsent: offsets.count)
+    if known != offsets.count { return known }
     offsets.append(bytes.count)
     write(&bytes)
     return offsets.count - 1

@@ -60,6 +60,17 @@ public enum IdentifierPath {
     return String(decoding: head, as: UTF8.self)
   }
 
+  /// `parent`, a slash and `name`, made as bytes then one string: appending to a `String` piece
+  /// by piece cost several times more, and every record's path is made so.
+  static func joining(_ parent: String, _ name: String) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(parent.utf8.count + 1 + name.utf8.count)
+    bytes += parent.utf8
+    bytes.append(UInt8(ascii: "/"))
+    bytes += name.utf8
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The number of identifier components in a path, index components not counted: 1 for a root.
   public static func depth(of path: String) -> Int {
     var depth = 0
@@ -118,20 +129,20 @@ struct IdentifierPathResolver {
   /// comes first: one string, its size known before the first byte is copied.
   static func extending(_ prefix: String, index: Int?, identifier: String?) -> String {
     guard index != nil || identifier != nil else { return prefix }
-    var extended = ""
+    var extended: [UInt8] = []
     extended.reserveCapacity(prefix.utf8.count + (identifier?.utf8.count ?? 0) + 24)
-    extended += prefix
+    extended += prefix.utf8
     if let index {
-      if !extended.isEmpty { extended += "/" }
-      extended += ":["
-      extended += String(index)
-      extended += "]:"
+      if !extended.isEmpty { extended.append(UInt8(ascii: "/")) }
+      extended += ":[".utf8
+      extended += String(index).utf8
+      extended += "]:".utf8
     }
     if let identifier {
-      if !extended.isEmpty { extended += "/" }
-      extended += identifier
+      if !extended.isEmpty { extended.append(UInt8(ascii: "/")) }
+      extended += identifier.utf8
     }
-    return extended
+    return String(decoding: extended, as: UTF8.self)
   }
 
   private mutating func resolve(_ object: any StateRestoring) -> Known {

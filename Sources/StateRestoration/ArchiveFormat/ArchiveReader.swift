@@ -51,11 +51,16 @@ package final class CheckedArchive {
   /// Each record's first record with the same path: itself, unless the path repeats.
   private(set) var firstRecordOfPath: [Int] = []
   private var recordsByPath: [PathKey: Int] = [:]
-  /// Each record's keys, as the numbers of their names in `names`, and their values' objects,
-  /// the records one after the other; each record's are at `entries[record]..<entries[record + 1]`.
-  private var keyNames: [Int32] = []
-  private var valueObjects: [Int] = []
-  private var entries: [Int] = [0]
+  /// Each record's keys and values, in one value so that a lookup is one access to the archive.
+  ///
+  /// Keys are the numbers of their names in `names`, values their objects, the records one
+  /// after the other; each record's are at `entries[record]..<entries[record + 1]`.
+  private struct Entries {
+    var keyNames: [Int32] = []
+    var valueObjects: [Int] = []
+    var entries: [Int] = [0]
+  }
+  private var state = Entries()
   /// The names of keys, by number, and the number of each.
   private var names: [String] = []
   private var numbers: [String: Int] = [:]
@@ -129,7 +134,7 @@ package final class CheckedArchive {
         let changes = applied + renamedTypes[typeOfRecord[index]].1
         if !changes.isEmpty { self.migrations[index] = changes }
       }
-      let path = record.parent < 0 ? name : paths[record.parent] + "/" + name
+      let path = record.parent < 0 ? name : IdentifierPath.joining(paths[record.parent], name)
       if let problem = limits.identifierPathProblem(
         path, total: &pathLength, fileSize: bytes.count)
       {
@@ -137,26 +142,27 @@ package final class CheckedArchive {
       }
       paths.append(path)
       parents.append(record.parent < 0 ? -1 : firstRecordOfPath[record.parent])
-      let first = recordsByPath[PathKey(path), default: index]
-      if first == index { recordsByPath[PathKey(path)] = index }
+      let first = recordsByPath.value(forKey: PathKey(path), insertingIfAbsent: index)
       firstRecordOfPath.append(first)
     }
 
     // Values last: a UID anywhere stands for a record's path.
     reader.paths = paths
     topLevel = try reader.keyedValues(topLevelObject, depth: 1, building: true)
-    entries.reserveCapacity(records.count + 1)
+    var table = Entries()
+    defer { state = table }
+    table.entries.reserveCapacity(records.count + 1)
     let keyRenames = plan.map { types.map($0.renamedKeys) }
     for (index, record) in records.enumerated() {
-      defer { entries.append(keyNames.count) }
+      defer { table.entries.append(table.keyNames.count) }
       guard let state = record.state else { continue }
       do throws(RestorationError) {
         guard try type(of: state) == .dictionary else {
           throw RestorationError(.malformed, "object record \(index): 'state' is not a dictionary")
         }
-        var (names, values) = (keyNames, valueObjects)
-        (keyNames, valueObjects) = ([], [])
-        defer { (keyNames, valueObjects) = (names, values) }
+        var (names, values) = (table.keyNames, table.valueObjects)
+        (table.keyNames, table.valueObjects) = ([], [])
+        defer { (table.keyNames, table.valueObjects) = (names, values) }
         let renames = keyRenames?[typeOfRecord[index]] ?? [:]
         try reader.forEachEntry(of: state, depth: 2) {
           reader, name, value throws(RestorationError) in
@@ -256,11 +262,8 @@ package final class CheckedArchive {
       }
       records.append((parent ?? -1, try string(nameObject), fields[ArchiveField.state]))
       let type = try recordType(fields, "object record \(index)")
-      let number = typeNumbers[type, default: types.count]
-      if number == types.count {
-        typeNumbers[type] = number
-        types.append(type)
-      }
+      let number = typeNumbers.value(forKey: type, insertingIfAbsent: types.count)
+      if number == types.count { types.append(type) }
       typeOfRecord.append(number)
       if let sensitive = fields[ArchiveField.sensitiveKeys] {
         sensitiveKeys[index] = try strings(sensitive, ArchiveField.sensitiveKeys)
@@ -420,15 +423,15 @@ package final class CheckedArchive {
     guard let number = nameNumber(of: key, type: typeOfRecord[record], asked: asked) else {
       return nil
     }
-    let range = entries[record]..<entries[record + 1]
+    let state = self.state
+    let range = state.entries[record]..<state.entries[record + 1]
     guard range.count > 16 else {
-      let names = keyNames
-      for index in range where names[index] == number { return valueObjects[index] }
+      for index in range where state.keyNames[index] == number { return state.valueObjects[index] }
       return nil
     }
     if let table = keyTables[record] { return table[number] }
     var table: [Int32: Int] = [:]
-    for index in range { table[keyNames[index]] = valueObjects[index] }
+    for index in range { table[state.keyNames[index]] = state.valueObjects[index] }
     keyTables[record] = table
     return table[number]
   }
@@ -436,8 +439,10 @@ package final class CheckedArchive {
   /// The number of a key's name, if any record has a key of that name.
   private func nameNumber(of key: String, type: Int, asked: Int?) -> Int32? {
     guard let asked else { return numbers[key].map(Int32.init) }
-    if asked < askedKeys[type].count, askedKeys[type][asked].key == key {
-      return askedKeys[type][asked].name
+    do {
+      // Scoped, so that the copy is gone before the array is written to below.
+      let known = askedKeys[type]
+      if asked < known.count, known[asked].key == key { return known[asked].name }
     }
     guard let number = numbers[key].map(Int32.init) else { return nil }
     if asked < askedKeys[type].count {
@@ -478,14 +483,18 @@ package final class CheckedArchive {
 
   /// A record's keys, in file order.
   package func keys(record: Int) -> [String] {
-    (entries[record]..<entries[record + 1]).map { names[Int(keyNames[$0])] }
+    let (state, names) = (state, names)
+    return (state.entries[record]..<state.entries[record + 1]).map {
+      names[Int(state.keyNames[$0])]
+    }
   }
 
   /// A record's values, all built.
   package func values(record: Int) -> KeyedValues {
-    KeyedValues(
-      (entries[record]..<entries[record + 1]).compactMap { index in
-        value(valueObjects[index]).map { (names[Int(keyNames[index])], $0) }
+    let (state, names) = (state, names)
+    return KeyedValues(
+      (state.entries[record]..<state.entries[record + 1]).compactMap { index in
+        value(state.valueObjects[index]).map { (names[Int(state.keyNames[index])], $0) }
       })
   }
 

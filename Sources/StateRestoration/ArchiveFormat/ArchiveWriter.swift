@@ -16,6 +16,9 @@ struct ArchiveWriter {
   /// By type, the keys its records wrote and their objects, up to 32: records of one class
   /// write a few keys, found again by comparing them, cheaper than hashing them.
   private var keysOfType: [[(key: String, object: Int)]] = []
+  /// A record's key and value objects while it is written, kept to reuse their storage.
+  private var stateKeys: [Int] = []
+  private var stateValues: [Int] = []
 
   init() {
     // The checksum's object comes first, so that it starts at byte 8.
@@ -23,6 +26,7 @@ struct ArchiveWriter {
   }
 
   /// Numbers a record of a type (see ``typeNumber(of:)``); its state is empty until set.
+  @discardableResult
   mutating func addRecord(type: Int) -> Int {
     typeOfRecord.append(type)
     stateOfRecord.append(-1)
@@ -63,20 +67,22 @@ struct ArchiveWriter {
     return uids[record]
   }
 
-  /// Writes a coder's writes at `standing` and, for a `record` (not -1), makes them its state;
-  /// returns each write written and its value's object.
+  /// Writes a coder's writes but those `skipped` and, for a `record` (not -1), makes them its
+  /// state; returns each write written and its value's object.
   mutating func add(
-    _ log: StateCoder.Log, _ standing: [Int], record: Int, sensitiveKeys: [String],
+    _ log: StateCoder.Log, record: Int, skipping skipped: (Int) -> Bool, sensitiveKeys: [String],
     records: (String) -> Int?
   ) -> [(write: Int, value: Int)] {
     var keys: [Int] = []
     var values: [Int] = []
+    swap(&keys, &stateKeys)
+    swap(&values, &stateValues)
+    keys.removeAll(keepingCapacity: true)
+    values.removeAll(keepingCapacity: true)
     var written: [(write: Int, value: Int)] = []
-    keys.reserveCapacity(standing.count)
-    values.reserveCapacity(standing.count)
     var known: [(key: String, object: Int)] = []
     if record >= 0 { swap(&known, &keysOfType[typeOfRecord[record]]) }
-    for index in standing {
+    for index in log.writes.indices where !skipped(index) {
       switch log.writes[index] {
       case .value(let value):
         // The caller checked the paths.
@@ -109,6 +115,8 @@ struct ArchiveWriter {
       swap(&known, &keysOfType[typeOfRecord[record]])
       setState(ofRecord: record, keys: keys, values: values, sensitiveKeys: sensitiveKeys)
     }
+    swap(&keys, &stateKeys)
+    swap(&values, &stateValues)
     return written
   }
 

@@ -78,14 +78,13 @@ struct ValueReader {
           + "more references than its size allows")
     }
     budget -= 1
-    let file = self.file
-    let type = try wrapped { () throws(PropertyListError) in try file.type(of: object) }
+    let type = try read { (file) throws(PropertyListError) in try file.type(of: object) }
     switch type {
     case .uid:
       let index = try wrapped { () throws(PropertyListError) in try recordIndex(ofUID: object) }
       return building ? .reference(paths?[index] ?? "") : nil
     case .array:
-      let array = try wrapped { () throws(PropertyListError) in try file.array(object) }
+      let array = try read { (file) throws(PropertyListError) in try file.array(object) }
       try enter(object, depth: depth)
       defer { open.removeLast() }
       var elements: [StateValue] = []
@@ -106,22 +105,34 @@ struct ValueReader {
     case .null, .set:
       throw RestorationError(
         .malformed, type == .null ? "null values are not supported" : "sets are not supported",
-        offset: try wrapped { () throws(PropertyListError) in try file.offset(of: object) })
+        offset: try read { (file) throws(PropertyListError) in try file.offset(of: object) })
     case .string where building:
-      let string = try wrapped { () throws(PropertyListError) in try file.string(object) }
+      let string = try read { (file) throws(PropertyListError) in try file.string(object) }
       charge(string.utf8.count)
       return .string(string)
     case .string:
-      charge(try wrapped { () throws(PropertyListError) in try file.checkString(object) })
+      charge(try read { (file) throws(PropertyListError) in try file.checkString(object) })
       return nil
     case .data:
-      let bytes = try wrapped { () throws(PropertyListError) in try file.data(object) }
+      let bytes = try read { (file) throws(PropertyListError) in try file.data(object) }
       charge(bytes.count)
       return building ? .data(Data(bytes)) : nil
     case .bool, .integer, .real, .date:
-      return try wrapped { () throws(PropertyListError) -> StateValue? in
+      return try read { (file) throws(PropertyListError) -> StateValue? in
         try Self.scalar(object, of: type, in: file, building: building)
       }
+    }
+  }
+
+  /// What `body` reads from the file, its error a restoration error; the file is lent, not
+  /// copied, as a capture in a closure would copy it.
+  private func read<Result>(
+    _ body: (BinaryPropertyListReader) throws(PropertyListError) -> Result
+  ) throws(RestorationError) -> Result {
+    do {
+      return try body(file)
+    } catch {
+      throw RestorationError(error)
     }
   }
 
@@ -206,9 +217,8 @@ struct ValueReader {
 
   /// The number of a name, numbered now if it has none yet.
   mutating func number(ofName name: String) -> Int {
-    let number = numbers[name] ?? names.count
+    let number = numbers.value(forKey: name, insertingIfAbsent: names.count)
     if number == names.count {
-      numbers[name] = number
       names.append(name)
       lastDictionary.append(0)
     }
@@ -260,7 +270,8 @@ extension BinaryPropertyListWriter {
     case .integer(let value): return addInteger(value)
     case .unsignedInteger(let value): return addUnsignedInteger(value)
     case .real(let value): return addReal(value)
-    case .string(let value): return addString(value)
+    // Only short values (labels, states, raw values) repeat often enough to pay for a lookup.
+    case .string(let value): return addString(value, uniquing: value.utf8.count <= 16)
     case .data(let value): return addData(value)
     case .date(let value): return addDate(value.timeIntervalSinceReferenceDate)
     case .reference(let path):

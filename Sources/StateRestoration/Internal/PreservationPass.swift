@@ -34,6 +34,8 @@ final class PreservationPass {
   private var recordsByPath: [PathKey: Int] = [:]
   private var writer = ArchiveWriter()
   private var types: [TypeKey: (number: Int, isRegistered: Bool)] = [:]
+  /// The type last looked up: siblings mostly share one, found again without hashing.
+  private var lastType: (key: TypeKey, type: (number: Int, isRegistered: Bool))?
   /// Records whose values reference paths that had no record yet when their encode returned.
   private var deferred: [(record: Int, coder: StateCoder)] = []
   /// The length of the paths archived so far, for the limit on their total.
@@ -81,7 +83,11 @@ final class PreservationPass {
     in container: (object: AnyObject, record: Int, path: String)? = nil
   ) -> Int? {
     let id = ObjectIdentifier(object)
-    if let known = joined[id] { return known < 0 ? nil : known }
+    // Marked left out until it has a record, so that a reference to it while its path is
+    // computed is not followed.
+    let count = joined.count
+    let known = joined.value(forKey: id, insertingIfAbsent: -2)
+    if joined.count == count { return known < 0 ? nil : known }
     let node = object as? any RestorationNode
     var path: String?
     var parent = -2
@@ -112,7 +118,6 @@ final class PreservationPass {
       if let node, node.restorationKind == .view { queue.append((object, -1)) }
       return nil
     }
-    joined[id] = -2
     if let problem = limits.identifierPathProblem(path, total: &pathLength) {
       pathLength -= path.utf8.count
       issue(
@@ -121,16 +126,16 @@ final class PreservationPass {
       )
       return nil
     }
-    guard recordsByPath[PathKey(path)] == nil else {
+    let record = records.paths.count
+    guard recordsByPath.value(forKey: PathKey(path), insertingIfAbsent: record) == record else {
       issue(
         .duplicatePath, path,
         "a \(classNames.name(of: object)) has the same identifier path as an object already archived; it and its subtree were left out"
       )
       return nil
     }
-    let record = writer.addRecord(type: typeNumber(of: object, node: node, path: path))
+    writer.addRecord(type: typeNumber(of: object, node: node, path: path))
     joined[id] = record
-    recordsByPath[PathKey(path)] = record
     records.objects.append(object)
     records.paths.append(path)
     records.parents.append(parent)
@@ -148,7 +153,7 @@ final class PreservationPass {
       restorationClass: restorationClass.map(ObjectIdentifier.init),
       kind: node?.restorationKind ?? .object, storyboard: node?.restorationStoryboard)
     let type =
-      types[key]
+      (lastType?.key == key ? lastType?.type : nil) ?? types[key]
       ?? {
         let made = (
           writer.typeNumber(
@@ -161,6 +166,7 @@ final class PreservationPass {
         types[key] = made
         return made
       }()
+    lastType = (key, type)
     if !type.isRegistered, let restorationClass {
       issue(
         .restorationClassNotRegistered, path,
@@ -239,14 +245,14 @@ final class PreservationPass {
   ) -> [(key: String, value: Int)]? {
     let log = coder.log
     let sensitive = coder.sensitiveKeys
-    var standing = log.writes.indices.filter {
-      !log.writes[$0].isRemoval && (sensitive.isEmpty || !sensitive.contains(log.keys[$0]))
+    let withheld = { (index: Int) in
+      log.writes[index].isRemoval || (!sensitive.isEmpty && sensitive.contains(log.keys[index]))
     }
     let recordsByPath = self.recordsByPath
     // A reference made by hand is checked before anything is written: its record may come
     // later in the walk, and a key that cannot be written must leave nothing in the file.
     var left: Set<Int> = []
-    for index in standing {
+    for index in log.writes.indices where !withheld(index) {
       let key = log.keys[index]
       if record < 0, RestorationArchive.Key.reserved.contains(key) {
         issue(
@@ -263,10 +269,10 @@ final class PreservationPass {
         left.insert(index)
       }
     }
-    if !left.isEmpty { standing.removeAll(where: left.contains) }
     let written = writer.add(
-      log, standing, record: record, sensitiveKeys: coder.sensitiveKeys.sorted()
-    ) { recordsByPath[PathKey($0)] }
+      log, record: record, skipping: { withheld($0) || (!left.isEmpty && left.contains($0)) },
+      sensitiveKeys: sensitive.isEmpty ? [] : sensitive.sorted(),
+      records: { recordsByPath[PathKey($0)] })
     return written.map { (log.keys[$0.write], $0.value) }
   }
 
