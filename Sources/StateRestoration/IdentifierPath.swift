@@ -30,6 +30,9 @@ public enum IdentifierPath {
   /// Every `/` separates two components, as in UIKit, whatever character follows it.
   public static func components(of path: String) -> [String] {
     var components: [String] = []
+    var count = 0
+    forEachComponent(of: path) { _ in count += 1 }
+    components.reserveCapacity(count)
     forEachComponent(of: path) { components.append(String(decoding: $0, as: UTF8.self)) }
     return components
   }
@@ -49,15 +52,33 @@ public enum IdentifierPath {
   /// The path of the nearest ancestor: the path without its last identifier and the index
   /// component before it; nil for a path with a single identifier.
   public static func parent(of path: String) -> String? {
-    let utf8 = path.utf8
-    guard let slash = utf8.lastIndex(of: 0x2F) else { return nil }
-    var head = utf8[..<slash]
-    if let previous = head.lastIndex(of: 0x2F) {
-      if isIndexComponent(utf8: head[utf8.index(after: previous)...]) { head = head[..<previous] }
-    } else if isIndexComponent(utf8: head) {
-      return nil
-    }
-    return String(decoding: head, as: UTF8.self)
+    let bytes = Array(path.utf8)
+    return lastLink(of: bytes).parentEnd.map { String(decoding: bytes[..<$0], as: UTF8.self) }
+  }
+
+  /// A path's last identifier, and the index of the index component before it, if any.
+  static func lastIdentifierAndIndex(of path: String) -> (String, Int?) {
+    let bytes = Array(path.utf8)
+    let link = lastLink(of: bytes)
+    return (
+      String(decoding: bytes[link.identifierStart...], as: UTF8.self),
+      link.index.flatMap { Int(String(decoding: bytes[$0], as: UTF8.self)) }
+    )
+  }
+
+  /// Where the parts of a path's last link lie in its bytes, found from the end.
+  ///
+  /// The end of the path above it (nil for a root), its identifier's start, and the digits of
+  /// the index component before it, if any. On an array, several times faster than on a
+  /// `String`'s view.
+  private static func lastLink(
+    of bytes: [UInt8]
+  ) -> (parentEnd: Int?, identifierStart: Int, index: Range<Int>?) {
+    guard let slash = bytes.lastIndex(of: 0x2F) else { return (nil, 0, nil) }
+    let previous = bytes[..<slash].lastIndex(of: 0x2F)
+    let last = bytes[(previous.map { $0 + 1 } ?? 0)..<slash]
+    guard isIndexComponent(utf8: last) else { return (slash, slash + 1, nil) }
+    return (previous, slash + 1, (last.startIndex + 2)..<(last.endIndex - 2))
   }
 
   /// `parent`, a slash and `name`, made as bytes then one string: appending to a `String` piece

@@ -200,7 +200,7 @@ final class RestorationPass {
     guard let container = locatedContainer(of: path),
       let node = container.object.restorationNode
     else { return nil }
-    let (identifier, index) = Self.lastIdentifierAndIndex(of: path)
+    let (identifier, index) = IdentifierPath.lastIdentifierAndIndex(of: path)
     guard let child = node.restorationChild(withIdentifier: identifier, index: index),
       resolver.pinnedPath(of: child) == nil
     else { return nil }
@@ -210,20 +210,8 @@ final class RestorationPass {
   /// The container's own account of why it has no child at `path`, if it gives one.
   private func missingChildReason(in container: any StateRestoring, at path: String) -> String? {
     guard let node = container.restorationNode else { return nil }
-    let (identifier, index) = Self.lastIdentifierAndIndex(of: path)
+    let (identifier, index) = IdentifierPath.lastIdentifierAndIndex(of: path)
     return node.restorationMissingChildReason(identifier: identifier, index: index)
-  }
-
-  /// A path's last identifier, and the index of the index component before it, if any.
-  private static func lastIdentifierAndIndex(of path: String) -> (String, Int?) {
-    let utf8 = path.utf8
-    guard let slash = utf8.lastIndex(of: 0x2F) else { return (path, nil) }
-    let identifier = String(decoding: utf8[utf8.index(after: slash)...], as: UTF8.self)
-    let head = utf8[..<slash]
-    let start = head.lastIndex(of: 0x2F).map { utf8.index(after: $0) } ?? head.startIndex
-    let last = head[start...]
-    guard IdentifierPath.isIndexComponent(utf8: last) else { return (identifier, nil) }
-    return (identifier, Int(String(decoding: last.dropFirst(2).dropLast(2), as: UTF8.self)))
   }
 
   /// The direct container of `path`, when it has a record and was restored.
