@@ -247,6 +247,12 @@ public struct BinaryPropertyListWriter {
   }
 
   private static func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+    // The widths of most references, without the loop: a file has one or two per object.
+    if width == 1 { return bytes.append(UInt8(truncatingIfNeeded: value)) }
+    if width == 2 {
+      bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+      return bytes.append(UInt8(truncatingIfNeeded: value))
+    }
     var shift = (width - 1) * 8
     while shift >= 0 {
       bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
