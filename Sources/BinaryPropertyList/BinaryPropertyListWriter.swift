@@ -27,6 +27,8 @@ public struct BinaryPropertyListWriter {
   private var strings: [ExactString: Int] = [:]
   private var integers: [Int64: Int] = [:]
   private var smallIntegers: [Int] = []
+  /// The objects of false and true, or -1.
+  private var booleans = [-1, -1]
   /// Other scalars by their marker byte and bits.
   private var scalars: [ScalarKey: Int] = [:]
   private struct ScalarKey: Hashable {
@@ -130,8 +132,13 @@ public struct BinaryPropertyListWriter {
 
   /// Adds a Boolean.
   public mutating func addBool(_ value: Bool) -> Int {
-    let marker: UInt8 = value ? 0x09 : 0x08
-    return addScalar(ScalarKey(marker: marker, bits: 0)) { $0.append(marker) }
+    let slot = value ? 1 : 0
+    if booleans[slot] < 0 {
+      booleans[slot] = offsets.count
+      offsets.append(bytes.count)
+      bytes.append(value ? 0x09 : 0x08)
+    }
+    return booleans[slot]
   }
 
   /// Adds a data object.
@@ -247,11 +254,18 @@ public struct BinaryPropertyListWriter {
   }
 
   private static func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-    // The widths of most references, without the loop: a file has one or two per object.
-    if width == 1 { return bytes.append(UInt8(truncatingIfNeeded: value)) }
-    if width == 2 {
+    // The widths of most references and offsets, without the loop: a file has two or three
+    // per object.
+    switch width {
+    case 1: return bytes.append(UInt8(truncatingIfNeeded: value))
+    case 2:
       bytes.append(UInt8(truncatingIfNeeded: value >> 8))
       return bytes.append(UInt8(truncatingIfNeeded: value))
+    case 3:
+      bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+      bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+      return bytes.append(UInt8(truncatingIfNeeded: value))
+    default: break
     }
     var shift = (width - 1) * 8
     while shift >= 0 {

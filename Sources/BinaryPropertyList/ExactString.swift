@@ -41,15 +41,3 @@ package struct ExactString: Hashable {
     }
   }
 }
-
-extension Dictionary {
-  /// The value of `key`, after inserting `value` for it if it had none: one lookup, where a
-  /// read then a write would hash the key twice.
-  @inlinable
-  package mutating func value(forKey key: Key, insertingIfAbsent value: Value) -> Value {
-    Self.read(&self[key, default: value])
-  }
-
-  @inlinable
-  static func read(_ value: inout Value) -> Value { value }
-}

@@ -29,20 +29,32 @@ public enum IdentifierPath {
   ///
   /// Every `/` separates two components, as in UIKit, whatever character follows it.
   public static func components(of path: String) -> [String] {
-    var components: [String] = []
+    components(of: path, after: [])
+  }
+
+  /// The components of a path that starts with the path of `parent`'s components and a `/`:
+  /// siblings share their parent's.
+  static func components(of path: String, after parent: [String]) -> [String] {
+    let start = parent.isEmpty ? 0 : parent.reduce(parent.count) { $0 + $1.utf8.count }
+    var components = parent
     var count = 0
-    forEachComponent(of: path) { _ in count += 1 }
-    components.reserveCapacity(count)
-    forEachComponent(of: path) { components.append(String(decoding: $0, as: UTF8.self)) }
+    forEachComponent(of: path, from: start) { _ in count += 1 }
+    components.reserveCapacity(parent.count + count)
+    forEachComponent(of: path, from: start) {
+      components.append(String(decoding: $0, as: UTF8.self))
+    }
     return components
   }
 
-  /// Calls `body` with the UTF-8 bytes of each component, splitting at every `/`.
-  static func forEachComponent(of path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+  /// Calls `body` with the UTF-8 bytes of each component from byte `start` on, splitting at
+  /// every `/`.
+  static func forEachComponent(
+    of path: String, from start: Int = 0, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
     var path = path
     path.withUTF8 { bytes in
-      var start = 0
-      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x2F {
+      var start = min(start, bytes.count)
+      for index in start...bytes.count where index == bytes.count || bytes[index] == 0x2F {
         body(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         start = index + 1
       }
@@ -81,15 +93,40 @@ public enum IdentifierPath {
     return (previous, slash + 1, (last.startIndex + 2)..<(last.endIndex - 2))
   }
 
-  /// `parent`, a slash and `name`, made as bytes then one string: appending to a `String` piece
-  /// by piece cost several times more, and every record's path is made so.
-  static func joining(_ parent: String, _ name: String) -> String {
+  /// `prefix` extended by an index component and an identifier, each after a `/` unless the
+  /// path so far is empty and not `separatingEmpty`.
+  ///
+  /// Made as bytes then one string, its size known before the first byte is copied: appending to
+  /// a `String` piece by piece cost several times more, and every record's path is made so.
+  static func joining(
+    _ prefix: String, index: Int? = nil, identifier: String?, separatingEmpty: Bool = false
+  ) -> String {
+    guard index != nil || identifier != nil else { return prefix }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(parent.utf8.count + 1 + name.utf8.count)
-    bytes += parent.utf8
-    bytes.append(UInt8(ascii: "/"))
-    bytes += name.utf8
+    bytes.reserveCapacity(prefix.utf8.count + (identifier?.utf8.count ?? 0) + 26)
+    bytes += prefix.utf8
+    var separated = separatingEmpty
+    if let index {
+      if separated || !bytes.isEmpty { bytes.append(UInt8(ascii: "/")) }
+      separated = true
+      // Byte by byte: appending a literal's view goes through a generic copy.
+      bytes.append(UInt8(ascii: ":"))
+      bytes.append(UInt8(ascii: "["))
+      // Digits written here: `String(index)` goes through a generic description.
+      if index < 0 { bytes += String(index).utf8 } else { appendDigits(of: index, to: &bytes) }
+      bytes.append(UInt8(ascii: "]"))
+      bytes.append(UInt8(ascii: ":"))
+    }
+    if let identifier {
+      if separated || !bytes.isEmpty { bytes.append(UInt8(ascii: "/")) }
+      bytes += identifier.utf8
+    }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func appendDigits(of value: Int, to bytes: inout [UInt8]) {
+    if value >= 10 { appendDigits(of: value / 10, to: &bytes) }
+    bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
   }
 
   /// The number of identifier components in a path, index components not counted: 1 for a root.
@@ -142,28 +179,15 @@ struct IdentifierPathResolver {
   /// The link to what scopes an object's path: its container for a node, else its
   /// `restorationParent`.
   static func parentLink(of object: any StateRestoring) -> RestorationParentLink? {
-    if let node = object as? any RestorationNode { return node.restorationContainer }
-    return object.restorationParent.map { RestorationParentLink(parent: $0) }
+    parentLink(of: object, node: object as? any RestorationNode)
   }
 
-  /// A path extended by an index component and an identifier, each after a `/` unless it
-  /// comes first: one string, its size known before the first byte is copied.
-  static func extending(_ prefix: String, index: Int?, identifier: String?) -> String {
-    guard index != nil || identifier != nil else { return prefix }
-    var extended: [UInt8] = []
-    extended.reserveCapacity(prefix.utf8.count + (identifier?.utf8.count ?? 0) + 24)
-    extended += prefix.utf8
-    if let index {
-      if !extended.isEmpty { extended.append(UInt8(ascii: "/")) }
-      extended += ":[".utf8
-      extended += String(index).utf8
-      extended += "]:".utf8
-    }
-    if let identifier {
-      if !extended.isEmpty { extended.append(UInt8(ascii: "/")) }
-      extended += identifier.utf8
-    }
-    return String(decoding: extended, as: UTF8.self)
+  /// The same, for an object already cast to a node: `node` is nil when it is not one.
+  static func parentLink(
+    of object: any StateRestoring, node: (any RestorationNode)?
+  ) -> RestorationParentLink? {
+    if let node { return node.restorationContainer }
+    return object.restorationParent.map { RestorationParentLink(parent: $0) }
   }
 
   private mutating func resolve(_ object: any StateRestoring) -> Known {
@@ -206,7 +230,7 @@ struct IdentifierPathResolver {
     var entry = base
     for (node, index) in chain.reversed() {
       let identifier = node.restorationIdentifier
-      prefix = Self.extending(prefix, index: index, identifier: identifier)
+      prefix = IdentifierPath.joining(prefix, index: index, identifier: identifier)
       let made = Known(
         object: node, path: identifier == nil ? nil : prefix, prefix: prefix,
         parent: entry.map { ObjectIdentifier($0.object) })

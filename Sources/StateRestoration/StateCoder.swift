@@ -25,10 +25,18 @@ public final class StateCoder {
       if case .removal = self { return true }
       return false
     }
+
+    /// Whether the write is a value that may hold a reference by path, checked without a copy.
+    var mayReferencePath: Bool {
+      switch self {
+      case .value(.reference), .value(.array), .value(.dictionary): true
+      default: false
+      }
+    }
   }
 
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
-  public let identifierPath: String?
+  public private(set) var identifierPath: String?
   /// Keys whose values are kept out of the archive (see ``encode(_:forKey:sensitive:)``).
   public private(set) var sensitiveKeys: Set<String> = []
   /// Errors from encoding `Codable` values, kept for the preservation report.
@@ -42,6 +50,13 @@ public final class StateCoder {
     private var places: [String: Int]?
     /// The values written so far, kept up to date once asked for.
     var resolved: KeyedValues?
+
+    /// Removes every write, keeping the storage.
+    mutating func removeAll() {
+      keys.removeAll(keepingCapacity: true)
+      writes.removeAll(keepingCapacity: true)
+      (places, resolved) = (nil, nil)
+    }
 
     mutating func append(_ write: Write, forKey key: String) {
       let place =
@@ -89,6 +104,15 @@ public final class StateCoder {
     // Most objects write a handful of keys: one allocation instead of one per doubling.
     log.keys.reserveCapacity(8)
     log.writes.reserveCapacity(8)
+  }
+
+  /// Empties the coder for another object of its pass, keeping its storage: most objects'
+  /// coders are archived and held by nothing else, and making one costs three allocations.
+  func reset(identifierPath: String) {
+    self.identifierPath = identifierPath
+    if !sensitiveKeys.isEmpty { sensitiveKeys = [] }
+    if !errors.isEmpty { errors = [] }
+    log.removeAll()
   }
 
   /// The values written so far, in the order their keys were first written.
@@ -200,7 +224,9 @@ public final class StateCoder {
     }
   }
 
+  // Inlinable so that each element is made an existential in the caller, where its type is known.
   /// Writes an array of references, adding each object to the archive.
+  @inlinable
   public func encode<Object: StateRestoring>(_ objects: [Object], forKey key: String) {
     encode(objects.map { $0 as any StateRestoring }, forKey: key)
   }

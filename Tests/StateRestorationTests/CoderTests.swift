@@ -236,6 +236,34 @@ private struct Pet: Codable, Equatable {
     #expect(record.state["user"] == .string("alice"))
   }
 
+  /// Each object's coder starts empty, although the pass reuses one that nothing holds.
+  @Test func anObjectsCoderHoldsNothingOfTheObjectBefore() throws {
+    final class Form: TestController {
+      override func encodeRestorableState(with coder: StateCoder) throws {
+        #expect(coder.values.isEmpty && coder.sensitiveKeys.isEmpty)
+        #expect(coder.identifierPath?.hasSuffix("/\(restorationIdentifier ?? "")") == true)
+        if restorationIdentifier == "A" {
+          coder.encode("a", forKey: "only-a")
+          coder.encode("secret", forKey: "password", sensitive: true)
+        } else {
+          coder.encode("b", forKey: "only-b")
+        }
+      }
+    }
+    let root = TestController("Root")
+    root.addChild(Form("A"))
+    root.addChild(Form("B"))
+    let store = InMemoryArchiveStore()
+    let report = makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(
+      roots: [root])
+    #expect(report.issues.isEmpty)
+    let archive = try RestorationArchive(decoding: try #require(store.contents[.archive]))
+    let b = try #require(archive.record(at: "Root/:[1]:/B"))
+    #expect(b.state.keys == ["only-b"])
+    #expect(b.sensitiveKeys.isEmpty)
+    #expect(archive.record(at: "Root/:[0]:/A")?.sensitiveKeys == ["password"])
+  }
+
   @Test func sensitiveKeysComeBackAbsent() throws {
     final class Login: TestController {
       var restoredPassword: String?

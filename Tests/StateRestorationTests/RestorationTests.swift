@@ -83,6 +83,29 @@ import Testing
     #expect(report.status(of: "TabController/:[0]:/FirstViewController") == .restored)
   }
 
+  /// Siblings share their parent's split path: every object is still asked for with its own
+  /// path's components, after a change of parent, under an empty root and below a name with
+  /// slashes.
+  @Test func objectsAreAskedForWithTheirOwnPathsComponents() throws {
+    let paths = [
+      "", "/A", "/A/B", "Root", "Root/:[0]:/Nav", "Root/:[0]:/Nav/:[0]:/First",
+      "Root/:[0]:/Nav/:[1]:/Second", "Root/:[1]:/Other", "Root/:[0]:/Nav/:[2]:/Third",
+      "Root/:[1]:/Other/x/y", "Root/:[1]:/Other/x/y/:[12]:/Deep",
+    ]
+    var archive = RestorationArchive()
+    archive.records = paths.map {
+      RestorationArchive.Record(identifierPath: $0, kind: .viewController, className: "C")
+    }
+    let store = InMemoryArchiveStore(contents: [.archive: try archive.encoded()])
+    let delegate = TestDelegate()
+    delegate.factory = { TestController($0.last) }
+    let report = makeEngine(store: store, delegate: delegate).restoreApplicationState(roots: [])
+    #expect(report.outcome == .restored)
+    #expect(delegate.requestedPaths == paths.map { IdentifierPath.components(of: $0) })
+    #expect(delegate.requestedPaths[2] == ["", "A", "B"])
+    #expect(delegate.requestedPaths[10] == ["Root", ":[1]:", "Other", "x", "y", ":[12]:", "Deep"])
+  }
+
   @Test func delegateReturningNilKeepsLookingForAnExistingObject() {
     let saved = TalkDemo()
     saved.second.state = ["rows": 250]

@@ -134,7 +134,11 @@ package final class CheckedArchive {
         let changes = applied + renamedTypes[typeOfRecord[index]].1
         if !changes.isEmpty { self.migrations[index] = changes }
       }
-      let path = record.parent < 0 ? name : IdentifierPath.joining(paths[record.parent], name)
+      let path =
+        record.parent < 0
+        ? name
+        : IdentifierPath.joining(
+          paths[record.parent], identifier: name, separatingEmpty: true)
       if let problem = limits.identifierPathProblem(
         path, total: &pathLength, fileSize: bytes.count)
       {
@@ -471,7 +475,7 @@ package final class CheckedArchive {
 
   /// The record a UID names.
   func recordIndex(ofUID object: Int) -> Int? {
-    try? reader.recordIndex(ofUID: object)
+    try? ValueReader.recordIndex(ofUID: object, in: reader.file, paths: paths)
   }
 
   /// The records an array of UIDs names, in order; nil for an object that is no array.

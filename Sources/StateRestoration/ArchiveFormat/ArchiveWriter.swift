@@ -25,13 +25,12 @@ struct ArchiveWriter {
     checksum = plist.addData([0, 0, 0, 0])
   }
 
-  /// Numbers a record of a type (see ``typeNumber(of:)``); its state is empty until set.
-  @discardableResult
-  mutating func addRecord(type: Int) -> Int {
+  /// Adds a record of a type (see ``typeNumber(of:)``), numbered by the order added; its state
+  /// is empty until set.
+  mutating func addRecord(type: Int) {
     typeOfRecord.append(type)
     stateOfRecord.append(-1)
     uidOfRecord.append(-1)
-    return typeOfRecord.count - 1
   }
 
   /// The number of a record type in the archive's table of types.
@@ -43,15 +42,15 @@ struct ArchiveWriter {
     return types.count - 1
   }
 
-  /// Writes a value; a reference's path becomes a record by `record` (none throws).
+  /// Writes a value; a reference's path becomes the record `records` gives it (none throws).
   mutating func add(
-    _ value: StateValue, record: (String) -> Int?
+    _ value: StateValue, records: [PathKey: Int]
   ) throws(RestorationError) -> Int {
     var uids = uidOfRecord
     uidOfRecord = []
     defer { uidOfRecord = uids }
     return try plist.add(value) { path, plist in
-      record(path).map { Self.uid(ofRecord: $0, uids: &uids, plist: &plist) }
+      records[PathKey(path)].map { Self.uid(ofRecord: $0, uids: &uids, plist: &plist) }
     }
   }
 
@@ -67,11 +66,11 @@ struct ArchiveWriter {
     return uids[record]
   }
 
-  /// Writes a coder's writes but those `skipped` and, for a `record` (not -1), makes them its
-  /// state; returns each write written and its value's object.
+  /// Writes a coder's writes but removals and those `skipped` and, for a `record` (not -1),
+  /// makes them its state; returns each write written and its value's object.
   mutating func add(
-    _ log: StateCoder.Log, record: Int, skipping skipped: (Int) -> Bool, sensitiveKeys: [String],
-    records: (String) -> Int?
+    _ log: StateCoder.Log, record: Int, skipping skipped: Set<Int>, sensitiveKeys: [String],
+    records: [PathKey: Int]
   ) -> [(write: Int, value: Int)] {
     var keys: [Int] = []
     var values: [Int] = []
@@ -82,11 +81,11 @@ struct ArchiveWriter {
     var written: [(write: Int, value: Int)] = []
     var known: [(key: String, object: Int)] = []
     if record >= 0 { swap(&known, &keysOfType[typeOfRecord[record]]) }
-    for index in log.writes.indices where !skipped(index) {
+    for index in log.writes.indices where skipped.isEmpty || !skipped.contains(index) {
       switch log.writes[index] {
       case .value(let value):
         // The caller checked the paths.
-        guard let object = try? add(value, record: records) else { continue }
+        guard let object = try? add(value, records: records) else { continue }
         values.append(object)
       case .record(let number, _):
         values.append(reference(toRecord: number))
@@ -278,18 +277,19 @@ extension RestorationArchive {
         recordsByPath[PathKey(path)] = index
       }
       parents.append(IdentifierPath.parent(of: path).flatMap { recordsByPath[PathKey($0)] } ?? -1)
-      _ = writer.addRecord(
+      writer.addRecord(
         type: writer.typeNumber(
           of: RecordType(
             kind: record.kind, className: record.className,
             restorationClassName: record.restorationClassName, storyboard: record.storyboard,
             stateVersion: record.stateVersion)))
     }
-    let resolve = { (path: String) in recordsByPath[PathKey(path)] }
     for (index, record) in records.enumerated() {
       do {
         var values: [Int] = []
-        for (_, value) in record.state { values.append(try writer.add(value, record: resolve)) }
+        for (_, value) in record.state {
+          values.append(try writer.add(value, records: recordsByPath))
+        }
         writer.setState(
           ofRecord: index, keys: record.state.keys.map { writer.plist.addString($0) },
           values: values, sensitiveKeys: record.sensitiveKeys)
@@ -300,7 +300,9 @@ extension RestorationArchive {
       }
     }
     var top: [(key: String, value: Int)] = []
-    for (key, value) in topLevel { top.append((key, try writer.add(value, record: resolve))) }
+    for (key, value) in topLevel {
+      top.append((key, try writer.add(value, records: recordsByPath)))
+    }
     return writer.finish(
       topLevel: top, paths: records.map(\.identifierPath), parents: parents, order: nil,
       version: version)

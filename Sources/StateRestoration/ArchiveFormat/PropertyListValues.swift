@@ -97,6 +97,11 @@ struct ValueReader {
       return building ? .array(elements) : nil
     case .dictionary:
       var entries: [String: StateValue] = [:]
+      // Sized first: each growth would hash every key again.
+      if building {
+        entries.reserveCapacity(
+          try read { (file) throws(PropertyListError) in try file.dictionary(object) }.count)
+      }
       try forEachEntry(of: object, depth: depth) { reader, key, value throws(RestorationError) in
         let read = try reader.value(value, depth: depth + 1, building: building)
         if let read { entries[reader.names[key]] = read }
@@ -230,6 +235,14 @@ struct ValueReader {
 
   /// The record a UID names, checked against the records.
   func recordIndex(ofUID object: Int) throws(PropertyListError) -> Int {
+    try Self.recordIndex(ofUID: object, in: file, paths: paths)
+  }
+
+  /// The record a UID of `file` names, checked against `paths`; a static function, as a call
+  /// on a reader held in a class copies the reader.
+  static func recordIndex(
+    ofUID object: Int, in file: BinaryPropertyListReader, paths: [String]?
+  ) throws(PropertyListError) -> Int {
     let index = try file.uid(object)
     guard let paths else {
       throw PropertyListError(

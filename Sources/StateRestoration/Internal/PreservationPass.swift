@@ -14,8 +14,10 @@ final class PreservationPass {
   /// The class-name cache, handed back to the engine for the next pass.
   private(set) var classNames: ClassNames
   private var resolver = IdentifierPathResolver()
-  /// Objects to visit, with their record's number or -1 for a view crossed without one.
-  private var queue: Deque<(object: any StateRestoring, record: Int)> = []
+  /// An object to visit, as a node if it is one, with its record's number or -1 for a view
+  /// crossed without one.
+  private typealias Visit = (object: any StateRestoring, node: (any RestorationNode)?, record: Int)
+  private var queue: Deque<Visit> = []
   /// A view crossed without a record: what its children's paths start with, and the record of
   /// its nearest archived ancestor, or -1.
   private var crossed: [ObjectIdentifier: (prefix: String, ancestor: Int)] = [:]
@@ -29,6 +31,12 @@ final class PreservationPass {
     var objects: [any StateRestoring] = []
     var paths: [String] = []
     var parents: [Int] = []
+
+    mutating func append(_ object: any StateRestoring, path: String, parent: Int) {
+      objects.append(object)
+      paths.append(path)
+      parents.append(parent)
+    }
   }
   private var records = Records()
   private var recordsByPath: [PathKey: Int] = [:]
@@ -38,6 +46,8 @@ final class PreservationPass {
   private var lastType: (key: TypeKey, type: (number: Int, isRegistered: Bool))?
   /// Records whose values reference paths that had no record yet when their encode returned.
   private var deferred: [(record: Int, coder: StateCoder)] = []
+  /// An archived object's coder that nothing else holds, to reuse for the next object.
+  private var spareCoder: StateCoder?
   /// The length of the paths archived so far, for the limit on their total.
   private var pathLength = 0
   /// Whether a path is being computed: a coder used from app code that computes one (a kept
@@ -72,7 +82,7 @@ final class PreservationPass {
   /// Walks from the roots, encoding every object.
   func run(roots: [any StateRestoring]) {
     for root in roots { join(root) }
-    while let (object, record) = queue.popFirst() { visit(object, record: record) }
+    while let (object, node, record) = queue.popFirst() { visit(object, node, record: record) }
   }
 
   /// Adds an object to the walk, and returns its record if it has a path that can be archived;
@@ -85,18 +95,18 @@ final class PreservationPass {
     let id = ObjectIdentifier(object)
     // Marked left out until it has a record, so that a reference to it while its path is
     // computed is not followed.
-    let count = joined.count
-    let known = joined.value(forKey: id, insertingIfAbsent: -2)
-    if joined.count == count { return known < 0 ? nil : known }
+    let (isNew, known) = joined.insert(-2, forKey: id)
+    if !isNew { return known < 0 ? nil : known }
     let node = object as? any RestorationNode
     var path: String?
     var parent = -2
     if let container, !resolving {
       resolving = true
-      if let link = IdentifierPathResolver.parentLink(of: object), link.parent === container.object
+      if let link = IdentifierPathResolver.parentLink(of: object, node: node),
+        link.parent === container.object
       {
         let identifier = object.restorationIdentifier
-        let prefix = IdentifierPathResolver.extending(
+        let prefix = IdentifierPath.joining(
           container.path, index: link.index, identifier: identifier)
         path = identifier == nil ? nil : prefix
         parent =
@@ -115,7 +125,7 @@ final class PreservationPass {
     guard let path else {
       joined[id] = -1
       // A view without an identifier is crossed, to the identified views below it.
-      if let node, node.restorationKind == .view { queue.append((object, -1)) }
+      if let node, node.restorationKind == .view { queue.append((object, node, -1)) }
       return nil
     }
     if let problem = limits.identifierPathProblem(path, total: &pathLength) {
@@ -136,10 +146,8 @@ final class PreservationPass {
     }
     writer.addRecord(type: typeNumber(of: object, node: node, path: path))
     joined[id] = record
-    records.objects.append(object)
-    records.paths.append(path)
-    records.parents.append(parent)
-    queue.append((object, record))
+    records.append(object, path: path, parent: parent)
+    queue.append((object, node, record))
     return record
   }
 
@@ -176,8 +184,7 @@ final class PreservationPass {
     return type.number
   }
 
-  private func visit(_ object: any StateRestoring, record: Int) {
-    let node = object as? any RestorationNode
+  private func visit(_ object: any StateRestoring, _ node: (any RestorationNode)?, record: Int) {
     // Children join the walk before the encode runs, so that the archive lists them in tree
     // order even when the encode references one of them.
     if let node {
@@ -189,7 +196,14 @@ final class PreservationPass {
     }
     guard record >= 0 else { return }
     let path = records.paths[record]
-    let coder = StateCoder(identifierPath: path, pass: self)
+    var coder: StateCoder
+    if let spare = spareCoder {
+      spareCoder = nil
+      spare.reset(identifierPath: path)
+      coder = spare
+    } else {
+      coder = StateCoder(identifierPath: path, pass: self)
+    }
     var thrown: (any Error)?
     do {
       try object.encodeRestorableState(with: coder)
@@ -202,7 +216,11 @@ final class PreservationPass {
     if let thrown, !((thrown as? RestorationError).map(coder.errors.contains) ?? false) {
       issue(.encodeFailed, path, "encode threw \(thrown); the keys written before it are kept")
     }
-    if write(coder, record: record, final: false) == nil { deferred.append((record, coder)) }
+    if write(coder, record: record, final: false) == nil {
+      deferred.append((record, coder))
+    } else if isKnownUniquelyReferenced(&coder) {
+      spareCoder = coder
+    }
   }
 
   private func computePath(of object: any StateRestoring) -> String? {
@@ -245,19 +263,22 @@ final class PreservationPass {
   ) -> [(key: String, value: Int)]? {
     let log = coder.log
     let sensitive = coder.sensitiveKeys
-    let withheld = { (index: Int) in
-      log.writes[index].isRemoval || (!sensitive.isEmpty && sensitive.contains(log.keys[index]))
-    }
     let recordsByPath = self.recordsByPath
-    // A reference made by hand is checked before anything is written: its record may come
-    // later in the walk, and a key that cannot be written must leave nothing in the file.
-    var left: Set<Int> = []
-    for index in log.writes.indices where !withheld(index) {
+    // The writes of sensitive keys, and of keys left out. A reference made by hand is checked
+    // before anything is written: its record may come later in the walk, and a key that cannot
+    // be written must leave nothing in the file.
+    var skipped: Set<Int> = []
+    for index in log.writes.indices where !log.writes[index].isRemoval {
+      if !sensitive.isEmpty, sensitive.contains(log.keys[index]) {
+        skipped.insert(index)
+        continue
+      }
+      guard record < 0 || log.writes[index].mayReferencePath else { continue }
       let key = log.keys[index]
       if record < 0, RestorationArchive.Key.reserved.contains(key) {
         issue(
           .reservedKey, nil, "the top-level key '\(key)' is reserved; the app's value was ignored")
-        left.insert(index)
+        skipped.insert(index)
       } else if case .value(let value) = log.writes[index],
         let path = Self.missingPath(in: value, recordsByPath)
       {
@@ -266,13 +287,13 @@ final class PreservationPass {
           .referenceWithoutPath, record < 0 ? nil : records.paths[record],
           "key '\(key)' references '\(path)', which has no record in the archive; the key was left out"
         )
-        left.insert(index)
+        skipped.insert(index)
       }
     }
     let written = writer.add(
-      log, record: record, skipping: { withheld($0) || (!left.isEmpty && left.contains($0)) },
+      log, record: record, skipping: skipped,
       sensitiveKeys: sensitive.isEmpty ? [] : sensitive.sorted(),
-      records: { recordsByPath[PathKey($0)] })
+      records: recordsByPath)
     return written.map { (log.keys[$0.write], $0.value) }
   }
 
@@ -296,7 +317,7 @@ final class PreservationPass {
     for (record, coder) in deferred { write(coder, record: record, final: true) }
     deferred = []
     var top: [(key: String, value: Int)] = engineKeys.compactMap { key, value in
-      (try? writer.add(value) { _ in nil }).map { (key, $0) }
+      (try? writer.add(value, records: [:])).map { (key, $0) }
     }
     top += write(topCoder, record: -1, final: true) ?? []
     let (paths, parents) = (records.paths, nearestArchivedAncestors())

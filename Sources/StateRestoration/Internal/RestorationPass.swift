@@ -24,6 +24,8 @@ final class RestorationPass {
   private var mapped: Set<ObjectIdentifier> = []
   /// Objects located whose subtrees are not mapped yet.
   private var unmapped: [any StateRestoring] = []
+  /// The components of the last parent whose child's path was split.
+  private var parentComponents: (record: Int, components: [String]) = (-1, [])
 
   /// The report's entries: one per record located so far, in archive order.
   private(set) var entries: [RestorationReport.Entry] = []
@@ -136,7 +138,7 @@ final class RestorationPass {
     let parent = archive.parents[index]
     if parent >= 0, objects[parent] == nil { return skip(.missingParent(archive.paths[parent])) }
     // Split only for the calls that take them: most objects are found without.
-    var components: [String] { IdentifierPath.components(of: path) }
+    var components: [String] { self.components(ofRecord: index) }
 
     var found: (any StateRestoring)?
     if let name = type.restorationClassName {
@@ -184,6 +186,17 @@ final class RestorationPass {
       return skip(.objectAlreadyRestored(earlier))
     }
     return object
+  }
+
+  /// A record's path split into components, its parent's shared with its siblings', which
+  /// follow one another.
+  private func components(ofRecord index: Int) -> [String] {
+    let parent = archive.parents[index]
+    guard parent >= 0 else { return IdentifierPath.components(of: archive.paths[index]) }
+    if parentComponents.record != parent {
+      parentComponents = (parent, IdentifierPath.components(of: archive.paths[parent]))
+    }
+    return IdentifierPath.components(of: archive.paths[index], after: parentComponents.components)
   }
 
   /// An object at `path` below the objects located so far, which are mapped only once a record
