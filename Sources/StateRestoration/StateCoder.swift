@@ -1,9 +1,11 @@
 /// A keyed coder for one object's state, at preservation time (UIKit's `NSCoder` as passed to
 /// `encodeRestorableState(with:)`).
 ///
-/// Every object gets a fresh coder, so keys never collide between objects. Values are typed:
-/// `Bool`, integers, `Double`, `Float`, `String`, `Data`, `Date`, `URL`, arrays and string-keyed
-/// dictionaries of these, any `Codable` value, and references to other restorable objects.
+/// Every object gets an empty coder of its own, so keys never collide between objects (a pass
+/// empties and reuses the coder of an object it archived, unless the app keeps it, which it
+/// then never touches again). Values are typed: `Bool`, integers, `Double`, `Float`, `String`,
+/// `Data`, `Date`, `URL`, arrays and string-keyed dictionaries of these, any `Codable` value, and
+/// references to other restorable objects.
 ///
 /// Encoding a reference stores the object's identifier path (UIKit's
 /// `_UIObjectIdentifierPathProxy`) and pulls the object into the archive: this is how containers
