@@ -543,7 +543,7 @@ struct SceneTests {
     let orphan = try stores.store(forSession: "orphan")
     try orphan.write([1, 2, 3], to: .archive)
     try FileManager.default.setAttributes(
-      [.modificationDate: Date(timeIntervalSinceNow: -60)],
+      [.modificationDate: aMinuteAgo()],
       ofItemAtPath: "\(stores.scenesFolder)/orphan")
 
     let second = ScenesProcess(stores: stores)
@@ -638,7 +638,7 @@ struct SceneTests {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
       try Data([1, 2, 3]).write(to: URL(fileURLWithPath: "\(folder)/data.data"))
       try FileManager.default.setAttributes(
-        [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: folder)
+        [.modificationDate: aMinuteAgo()], ofItemAtPath: folder)
     }
     func leftovers() throws -> Int {
       try FileManager.default.contentsOfDirectory(atPath: stores.scenesFolder).count {
@@ -677,7 +677,7 @@ struct SceneTests {
       let body = try PropertyList.write(.dictionary(["sessions": .array([])]))
       try Data(checkedFile(body, magic: "SRSESS01")).write(to: index)
       try FileManager.default.setAttributes(
-        [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: folder)
+        [.modificationDate: aMinuteAgo()], ofItemAtPath: folder)
     }
     try omitTheSession()
     _ = ScenesProcess(stores: stores)
@@ -819,4 +819,11 @@ private func filesBelow(_ folder: String) throws -> [String: Data] {
 private func posixMode(_ path: String) throws -> Int {
   let attributes = try FileManager.default.attributesOfItem(atPath: path)
   return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
+}
+
+/// A minute ago, in whole seconds: Foundation rounds a date's fraction of a second to
+/// microseconds for `utimes`, and a fraction within half a microsecond of the next second
+/// rounds to a million, which `utimes` refuses with EINVAL.
+private func aMinuteAgo() -> Date {
+  Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 60).rounded(.down))
 }
