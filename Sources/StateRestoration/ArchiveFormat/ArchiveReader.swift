@@ -36,50 +36,79 @@ struct RecordType: Hashable {
   var stateVersion = 0
 }
 
-/// An archive file, checked whole, its records' states left in the file until a decoder asks
-/// for a value: a restore reads most values once, into the app's own properties, and many never.
-package final class CheckedArchive {
-  private(set) var version = RestorationArchive.Version.current
-  /// The top-level values, as the delegate's coder shows them: the format version's first.
-  private(set) var topLevel = KeyedValues()
-  /// Each record's identifier path.
-  private(set) var paths: [String] = []
-  /// Each record's parent record: the one it is restored under, or -1.
-  private(set) var parents: [Int] = []
-  private(set) var types: [RecordType] = []
-  private(set) var typeOfRecord: [Int] = []
-  /// Each record's first record with the same path: itself, unless the path repeats.
-  private(set) var firstRecordOfPath: [Int] = []
-  private var recordsByPath: [PathKey: Int] = [:]
-  /// Each record's keys and values, in one value so that a lookup is one access to the archive.
-  ///
-  /// Keys are the numbers of their names in `names`, values their objects, the records one
-  /// after the other; each record's are at `entries[record]..<entries[record + 1]`.
-  private struct Entries {
-    var keyNames: [Int32] = []
-    var valueObjects: [Int] = []
-    var entries: [Int] = [0]
-  }
-  private var state = Entries()
+/// Each record's keys and values, and what finds them, in one value so that a lookup is one
+/// access to the archive.
+///
+/// Keys are the numbers of their names in `names`, values their objects, the records one
+/// after the other; each record's are at `entries[record]..<entries[record + 1]`.
+private struct Entries {
+  var keyNames: [Int32] = []
+  var valueObjects: [Int] = []
+  var entries: [Int] = [0]
+  /// Each record's type, as ``CheckedArchive/typeOfRecord``.
+  var typeOfRecord: [Int] = []
   /// The names of keys, by number, and the number of each.
-  private var names: [String] = []
-  private var numbers: [String: Int] = [:]
-  private(set) var sensitiveKeys: [Int: [String]] = [:]
-  private(set) var migrations: [Int: [RestorationMigration]] = [:]
-  private var reader: ValueReader
-  private var layoutStrings: [Int: String] = [:]
+  var names: [String] = []
+  var numbers: [String: Int] = [:]
   /// Key tables of the records with many keys, each built at its first lookup: a scan is
   /// quicker for a handful of keys, and a hostile file may give a record millions.
-  private var keyTables: [Int: [Int32: Int]] = [:]
-  /// By type, the keys its decoders asked for, in order, and their names' numbers: decoders of
-  /// one class ask for the same keys in the same order, found again without hashing them.
-  private var askedKeys: [[(key: String, name: Int32)]] = []
+  var keyTables: [Int: [Int32: Int]] = [:]
+  /// By type, the keys its decoders asked for, in order, and their names' numbers: decoders
+  /// of one class ask for the same keys in the same order, found again without hashing them.
+  var askedKeys: [[(key: String, name: Int32)]] = []
+
+  mutating func object(forKey key: String, record: Int, asked: Int?) -> Int? {
+    guard let number = nameNumber(of: key, type: typeOfRecord[record], asked: asked) else {
+      return nil
+    }
+    let range = entries[record]..<entries[record + 1]
+    guard range.count > 16 else {
+      for index in range where keyNames[index] == number { return valueObjects[index] }
+      return nil
+    }
+    if let table = keyTables[record] { return table[number] }
+    var table: [Int32: Int] = [:]
+    for index in range { table[keyNames[index]] = valueObjects[index] }
+    keyTables[record] = table
+    return table[number]
+  }
+
+  /// The number of a key's name, if any record has a key of that name.
+  private mutating func nameNumber(of key: String, type: Int, asked: Int?) -> Int32? {
+    guard let asked else { return numbers[key].map(Int32.init) }
+    if asked < askedKeys[type].count, askedKeys[type][asked].key == key {
+      return askedKeys[type][asked].name
+    }
+    guard let number = numbers[key].map(Int32.init) else { return nil }
+    if asked < askedKeys[type].count {
+      askedKeys[type][asked] = (key, number)
+    } else if asked == askedKeys[type].count {
+      askedKeys[type].append((key, number))
+    }
+    return number
+  }
+}
+
+/// An archive file as read and checked, before it is held as a ``CheckedArchive``.
+private struct ArchiveContents {
+  var version = RestorationArchive.Version.current
+  var topLevel = KeyedValues()
+  var paths: [String] = []
+  var parents: [Int] = []
+  var types: [RecordType] = []
+  var typeOfRecord: [Int] = []
+  var firstRecordOfPath: [Int] = []
+  var recordsByPath: [PathKey: Int] = [:]
+  var state = Entries()
+  var sensitiveKeys: [Int: [String]] = [:]
+  var migrations: [Int: [RestorationMigration]] = [:]
+  var reader: ValueReader
+  private var layoutStrings: [Int: String] = [:]
 
   /// Reads and checks every byte of an archive, the checksum first: a torn file is never
   /// half-read.
-  package init(
-    _ bytes: [UInt8], limits: ArchiveLimits, migrations: [RestorationMigration] = [],
-    appVersion: String? = nil
+  init(
+    _ bytes: [UInt8], limits: ArchiveLimits, migrations: [RestorationMigration], appVersion: String?
   ) throws(RestorationError) {
     let file = try wrapped { () throws(PropertyListError) in
       try BinaryPropertyListReader(bytes, limits: limits.propertyList)
@@ -188,12 +217,13 @@ package final class CheckedArchive {
     }
     reader.endBudget()
     layoutStrings = [:]
-    (names, numbers) = (reader.names, reader.numbers)
-    askedKeys = Array(repeating: [], count: types.count)
+    (table.names, table.numbers) = (reader.names, reader.numbers)
+    table.typeOfRecord = typeOfRecord
+    table.askedKeys = Array(repeating: [], count: types.count)
   }
 
   /// Reads format 3's columns and table of types.
-  private func readColumns(
+  private mutating func readColumns(
     _ root: [String: Int], into records: inout [(parent: Int, name: String, state: Int?)]
   ) throws(RestorationError) {
     guard let typesObject = root[ArchiveField.types], let objects = root[ArchiveField.objects]
@@ -243,7 +273,7 @@ package final class CheckedArchive {
   }
 
   /// Reads format 2's records, each a dictionary of fields.
-  private func readRecords(
+  private mutating func readRecords(
     _ root: [String: Int], into records: inout [(parent: Int, name: String, state: Int?)]
   ) throws(RestorationError) {
     guard let objects = root[ArchiveField.objects], try type(of: objects) == .array else {
@@ -275,7 +305,7 @@ package final class CheckedArchive {
     }
   }
 
-  private func recordType(_ fields: [String: Int], _ what: String) throws(RestorationError)
+  private mutating func recordType(_ fields: [String: Int], _ what: String) throws(RestorationError)
     -> RecordType
   {
     func string(_ name: String) throws(RestorationError) -> String? {
@@ -362,7 +392,9 @@ package final class CheckedArchive {
   // MARK: Reading the layout
 
   /// A layout dictionary's fields by name: each key named once, a repeated one refused.
-  private func fields(of object: Int, _ what: String) throws(RestorationError) -> [String: Int] {
+  private mutating func fields(of object: Int, _ what: String) throws(RestorationError) -> [String:
+    Int]
+  {
     guard try type(of: object) == .dictionary else {
       throw RestorationError(.notArchive, "\(what) is not a dictionary")
     }
@@ -382,7 +414,8 @@ package final class CheckedArchive {
     return (0..<array.count).map { file.element($0, of: array) }
   }
 
-  private func strings(_ object: Int, _ what: String) throws(RestorationError) -> [String] {
+  private mutating func strings(_ object: Int, _ what: String) throws(RestorationError) -> [String]
+  {
     try array(object, what).map { (element) throws(RestorationError) in
       guard try type(of: element) == .string else {
         throw RestorationError(.malformed, "'\(what)' holds something other than a string")
@@ -399,7 +432,7 @@ package final class CheckedArchive {
 
   /// A layout string, each object read once: a hostile file can point every record's name at
   /// one long string, which read again for each would cost its length times theirs.
-  private func string(_ object: Int) throws(RestorationError) -> String {
+  private mutating func string(_ object: Int) throws(RestorationError) -> String {
     if let known = layoutStrings[object] { return known }
     let file = reader.file
     let string = try wrapped { () throws(PropertyListError) in try file.string(object) }
@@ -411,6 +444,44 @@ package final class CheckedArchive {
   private func integer(_ object: Int) -> Int? {
     guard case .signed(let value) = try? reader.file.integer(object) else { return nil }
     return Int(exactly: value)
+  }
+}
+
+/// An archive file, checked whole, its records' states left in the file until a decoder asks
+/// for a value: a restore reads most values once, into the app's own properties, and many never.
+package final class CheckedArchive {
+  // Constants once read, so that reading them takes no exclusive access to the archive.
+  let version: RestorationArchive.Version
+  /// The top-level values, as the delegate's coder shows them: the format version's first.
+  let topLevel: KeyedValues
+  /// Each record's identifier path.
+  let paths: [String]
+  /// Each record's parent record: the one it is restored under, or -1.
+  let parents: [Int]
+  let types: [RecordType]
+  let typeOfRecord: [Int]
+  /// Each record's first record with the same path: itself, unless the path repeats.
+  let firstRecordOfPath: [Int]
+  let sensitiveKeys: [Int: [String]]
+  let migrations: [Int: [RestorationMigration]]
+  private let recordsByPath: [PathKey: Int]
+  private var state: Entries
+  private var reader: ValueReader
+
+  /// Reads and checks every byte of an archive, the checksum first: a torn file is never
+  /// half-read.
+  package init(
+    _ bytes: [UInt8], limits: ArchiveLimits, migrations: [RestorationMigration] = [],
+    appVersion: String? = nil
+  ) throws(RestorationError) {
+    let read = try ArchiveContents(
+      bytes, limits: limits, migrations: migrations, appVersion: appVersion)
+    (version, topLevel, paths, parents) = (read.version, read.topLevel, read.paths, read.parents)
+    (types, typeOfRecord, firstRecordOfPath) = (
+      read.types, read.typeOfRecord, read.firstRecordOfPath
+    )
+    (sensitiveKeys, self.migrations) = (read.sensitiveKeys, read.migrations)
+    (recordsByPath, state, reader) = (read.recordsByPath, read.state, read.reader)
   }
 
   // MARK: States
@@ -424,37 +495,7 @@ package final class CheckedArchive {
   /// The object of a record's value for a key; `asked` is the number of keys its decoder asked
   /// for before, or nil.
   func object(forKey key: String, record: Int, asked: Int? = nil) -> Int? {
-    guard let number = nameNumber(of: key, type: typeOfRecord[record], asked: asked) else {
-      return nil
-    }
-    let state = self.state
-    let range = state.entries[record]..<state.entries[record + 1]
-    guard range.count > 16 else {
-      for index in range where state.keyNames[index] == number { return state.valueObjects[index] }
-      return nil
-    }
-    if let table = keyTables[record] { return table[number] }
-    var table: [Int32: Int] = [:]
-    for index in range { table[state.keyNames[index]] = state.valueObjects[index] }
-    keyTables[record] = table
-    return table[number]
-  }
-
-  /// The number of a key's name, if any record has a key of that name.
-  private func nameNumber(of key: String, type: Int, asked: Int?) -> Int32? {
-    guard let asked else { return numbers[key].map(Int32.init) }
-    do {
-      // Scoped, so that the copy is gone before the array is written to below.
-      let known = askedKeys[type]
-      if asked < known.count, known[asked].key == key { return known[asked].name }
-    }
-    guard let number = numbers[key].map(Int32.init) else { return nil }
-    if asked < askedKeys[type].count {
-      askedKeys[type][asked] = (key, number)
-    } else if asked == askedKeys[type].count {
-      askedKeys[type].append((key, number))
-    }
-    return number
+    state.object(forKey: key, record: record, asked: asked)
   }
 
   /// Whether a record's state holds a key.
@@ -487,18 +528,18 @@ package final class CheckedArchive {
 
   /// A record's keys, in file order.
   package func keys(record: Int) -> [String] {
-    let (state, names) = (state, names)
+    let state = state
     return (state.entries[record]..<state.entries[record + 1]).map {
-      names[Int(state.keyNames[$0])]
+      state.names[Int(state.keyNames[$0])]
     }
   }
 
   /// A record's values, all built.
   package func values(record: Int) -> KeyedValues {
-    let (state, names) = (state, names)
+    let state = state
     return KeyedValues(
       (state.entries[record]..<state.entries[record + 1]).compactMap { index in
-        value(state.valueObjects[index]).map { (names[Int(state.keyNames[index])], $0) }
+        value(state.valueObjects[index]).map { (state.names[Int(state.keyNames[index])], $0) }
       })
   }
 
