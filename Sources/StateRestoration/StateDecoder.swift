@@ -21,10 +21,10 @@ public final class StateDecoder {
   /// A decoder of a restore reads its values from the checked archive when a key is asked for;
   /// this property reads them all at once, on first use.
   public var values: KeyedValues {
-    if let materialized { return materialized }
+    if let materialized = reading.materialized { return materialized }
     guard let archive else { return KeyedValues() }
     let all = archive.values(record: record)
-    materialized = all
+    reading.materialized = all
     return all
   }
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
@@ -32,8 +32,21 @@ public final class StateDecoder {
 
   /// The pass the decoder belongs to, while it runs.
   private weak var pass: RestorationPass?
-  /// The values, when given whole or once read whole.
-  private var materialized: KeyedValues?
+  /// The values when given whole or once read whole, and the number of keys asked for so far,
+  /// which the archive uses to find the next one quickly: one value, so that a lookup is one
+  /// access to the decoder.
+  private struct Reading {
+    var materialized: KeyedValues?
+    var asked = 0
+
+    /// The number of keys asked for before this one, or nil when the values are whole.
+    mutating func nextKey() -> Int? {
+      guard materialized == nil else { return nil }
+      defer { asked += 1 }
+      return asked
+    }
+  }
+  private var reading: Reading
   /// The archive the values are read from, and the record's index in it; nil when given whole.
   private let archive: CheckedArchive?
   private let record: Int
@@ -52,29 +65,26 @@ public final class StateDecoder {
     values: KeyedValues?, archive: CheckedArchive? = nil, record: Int = 0,
     identifierPath: String?, pass: RestorationPass?
   ) {
-    (materialized, self.archive, self.record) = (values, archive, record)
+    (reading, self.archive, self.record) = (Reading(materialized: values), archive, record)
     self.identifierPath = identifierPath
     self.pass = pass
   }
 
-  /// The number of keys asked for so far, which the archive uses to find the next one quickly.
-  private var asked = 0
-
-  /// The object of a key's value in the archive.
+  /// The object of a key's value in the archive; nil when the values are whole.
   private func object(forKey key: String) -> Int? {
-    defer { asked += 1 }
+    guard let asked = reading.nextKey() else { return nil }
     return archive?.object(forKey: key, record: record, asked: asked)
   }
 
   /// The archived value of a key: from the values when they are whole, else from the archive.
   private func value(forKey key: String) -> StateValue? {
-    if let materialized { return materialized[key] }
-    return object(forKey: key).flatMap { archive?.value($0) }
+    guard let asked = reading.nextKey() else { return reading.materialized?[key] }
+    return archive?.value(forKey: key, record: record, asked: asked)
   }
 
   /// Whether the archive holds a value for a key.
   public func contains(_ key: String) -> Bool {
-    if let materialized { return materialized[key] != nil }
+    if let materialized = reading.materialized { return materialized[key] != nil }
     return object(forKey: key) != nil
   }
 
@@ -85,7 +95,7 @@ public final class StateDecoder {
 
   /// The keys the archive holds for this object, in the order they were written.
   public var allKeys: [String] {
-    if let materialized { return materialized.keys }
+    if let materialized = reading.materialized { return materialized.keys }
     return archive?.keys(record: record) ?? []
   }
 
@@ -160,7 +170,7 @@ public final class StateDecoder {
   /// Reads a reference to another restorable object; nil when the key is absent, holds no
   /// reference, or the referenced object was not restored.
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
-    if materialized == nil, let archive {
+    if reading.materialized == nil, let archive {
       guard let index = object(forKey: key).flatMap(archive.recordIndex(ofUID:)) else {
         return nil
       }
@@ -191,7 +201,7 @@ public final class StateDecoder {
   ///
   /// - Returns: One entry per archived reference, or nil when the key does not hold an array.
   public func decodeReferences(forKey key: String) -> [DecodedReference]? {
-    if materialized == nil, let archive {
+    if reading.materialized == nil, let archive {
       guard let indices = object(forKey: key).flatMap(archive.recordIndices(ofArray:)) else {
         return nil
       }

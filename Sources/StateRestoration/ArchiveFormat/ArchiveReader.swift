@@ -56,6 +56,14 @@ private struct Entries {
   /// By type, the keys its decoders asked for, in order, and their names' numbers: decoders
   /// of one class ask for the same keys in the same order, found again without hashing them.
   var askedKeys: [[(key: String, name: Int32)]] = []
+  /// What builds values from the file, once it is checked.
+  var reader: ValueReader?
+
+  /// A value the file holds, built.
+  mutating func value(_ object: Int) -> StateValue? {
+    // Checked with the file: a read of it cannot fail.
+    try? reader?.value(object, depth: 3, building: true)
+  }
 
   mutating func object(forKey key: String, record: Int, asked: Int?) -> Int? {
     guard let number = nameNumber(of: key, type: typeOfRecord[record], asked: asked) else {
@@ -71,6 +79,10 @@ private struct Entries {
     for index in range { table[keyNames[index]] = valueObjects[index] }
     keyTables[record] = table
     return table[number]
+  }
+
+  mutating func value(forKey key: String, record: Int, asked: Int?) -> StateValue? {
+    object(forKey: key, record: record, asked: asked).flatMap { value($0) }
   }
 
   /// The number of a key's name, if any record has a key of that name.
@@ -465,8 +477,8 @@ package final class CheckedArchive {
   let sensitiveKeys: [Int: [String]]
   let migrations: [Int: [RestorationMigration]]
   private let recordsByPath: [PathKey: Int]
+  private let file: BinaryPropertyListReader
   private var state: Entries
-  private var reader: ValueReader
 
   /// Reads and checks every byte of an archive, the checksum first: a torn file is never
   /// half-read.
@@ -481,7 +493,9 @@ package final class CheckedArchive {
       read.types, read.typeOfRecord, read.firstRecordOfPath
     )
     (sensitiveKeys, self.migrations) = (read.sensitiveKeys, read.migrations)
-    (recordsByPath, state, reader) = (read.recordsByPath, read.state, read.reader)
+    var state = read.state
+    state.reader = read.reader
+    (recordsByPath, file, self.state) = (read.recordsByPath, read.reader.file, state)
   }
 
   // MARK: States
@@ -503,25 +517,24 @@ package final class CheckedArchive {
     object(forKey: key, record: record) != nil
   }
 
-  /// A record's value for a key, built from the file.
-  package func value(forKey key: String, record: Int) -> StateValue? {
-    object(forKey: key, record: record).flatMap(value)
+  /// A record's value for a key, built from the file; `asked` as for
+  /// ``object(forKey:record:asked:)``.
+  package func value(forKey key: String, record: Int, asked: Int? = nil) -> StateValue? {
+    state.value(forKey: key, record: record, asked: asked)
   }
 
   /// A value the file holds, built.
   func value(_ object: Int) -> StateValue? {
-    // Checked with the file: a read of it cannot fail.
-    try? reader.value(object, depth: 3, building: true)
+    state.value(object)
   }
 
   /// The record a UID names.
   func recordIndex(ofUID object: Int) -> Int? {
-    try? ValueReader.recordIndex(ofUID: object, in: reader.file, paths: paths)
+    try? ValueReader.recordIndex(ofUID: object, in: file, paths: paths)
   }
 
   /// The records an array of UIDs names, in order; nil for an object that is no array.
   func recordIndices(ofArray object: Int) -> [Int]? {
-    let file = reader.file
     guard let array = try? file.array(object) else { return nil }
     return (0..<array.count).compactMap { recordIndex(ofUID: file.element($0, of: array)) }
   }
