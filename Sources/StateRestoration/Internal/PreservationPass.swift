@@ -17,42 +17,98 @@ final class PreservationPass {
   /// An object to visit, as a node if it is one, with its record's number or -1 for a view
   /// crossed without one.
   private typealias Visit = (object: any StateRestoring, node: (any RestorationNode)?, record: Int)
-  private var queue: Deque<Visit> = []
-  /// A view crossed without a record: what its children's paths start with, and the record of
-  /// its nearest archived ancestor, or -1.
-  private var crossed: [ObjectIdentifier: (prefix: String, ancestor: Int)] = [:]
-  /// The record of each object that joined the walk; -1 for one without a path, -2 for one
-  /// left out for its path.
-  private var joined: [ObjectIdentifier: Int] = [:]
-  /// By record, in one value so that adding one is one access to the pass: the object (held so
-  /// its identity stays its own), its path, and its nearest archived ancestor's record (-1 for
-  /// none; -2 until the walk ends when its container's visit did not find it).
-  private struct Records {
+  private typealias RecordTypeNumber = (number: Int, isRegistered: Bool)
+  /// The walk, in one value so that each step of it is one access to the pass; no app code runs
+  /// within a step.
+  private struct Walk {
+    var queue: Deque<Visit> = []
+    /// A view crossed without a record: what its children's paths start with, and the record
+    /// of its nearest archived ancestor, or -1.
+    var crossed: [ObjectIdentifier: (prefix: String, ancestor: Int)] = [:]
+    /// The record of each object that joined the walk; -1 for one without a path, -2 for one
+    /// left out for its path.
+    var joined: [ObjectIdentifier: Int] = [:]
+    /// By record: the object (held so its identity stays its own), its path, and its nearest
+    /// archived ancestor's record (-1 for none; -2 until the walk ends when its container's
+    /// visit did not find it).
     var objects: [any StateRestoring] = []
     var paths: [String] = []
     var parents: [Int] = []
+    var recordsByPath: [PathKey: Int] = [:]
+    var writer = ArchiveWriter()
+    var types: [TypeKey: RecordTypeNumber] = [:]
+    /// The type last looked up: siblings mostly share one, found again without hashing.
+    var lastType: (key: TypeKey, type: RecordTypeNumber)?
+    /// The length of the paths archived so far, for the limit on their total.
+    var pathLength = 0
+    /// Whether a path is being computed: a coder used from app code that computes one (a kept
+    /// coder, from `restorationIdentifier`) must not start another.
+    var resolving = false
 
-    mutating func append(_ object: any StateRestoring, path: String, parent: Int) {
+    /// Marks an object as joining, left out until it has a record; when it joined before,
+    /// returns its record (or a negative number) and path.
+    mutating func startJoining(_ id: ObjectIdentifier) -> (record: Int, path: String?)? {
+      let (isNew, known) = joined.insert(-2, forKey: id)
+      return isNew ? nil : (known, known < 0 ? nil : paths[known])
+    }
+
+    /// Starts computing a path, unless one is being computed.
+    mutating func startResolving() -> Bool {
+      if resolving { return false }
+      resolving = true
+      return true
+    }
+
+    /// The number of a type already in the archive.
+    mutating func knownType(_ key: TypeKey) -> RecordTypeNumber? {
+      if let last = lastType, last.key == key { return last.type }
+      guard let type = types[key] else { return nil }
+      lastType = (key, type)
+      return type
+    }
+
+    mutating func addType(_ key: TypeKey, _ type: RecordType, isRegistered: Bool)
+      -> RecordTypeNumber
+    {
+      let made = (writer.typeNumber(of: type), isRegistered)
+      (types[key], lastType) = (made, (key, made))
+      return made
+    }
+
+    enum Admission {
+      case record(Int)
+      case pathTooLong(String)
+      case duplicatePath
+    }
+
+    /// Gives an object with a path its record, and queues its visit, unless its path is beyond
+    /// the limits or already archived.
+    mutating func admit(
+      _ object: any StateRestoring, _ id: ObjectIdentifier, node: (any RestorationNode)?,
+      path: String, parent: Int, type: Int, limits: ArchiveLimits
+    ) -> Admission {
+      if let problem = limits.identifierPathProblem(path, total: &pathLength) {
+        pathLength -= path.utf8.count
+        return .pathTooLong(problem)
+      }
+      let record = paths.count
+      guard recordsByPath.value(forKey: PathKey(path), insertingIfAbsent: record) == record else {
+        return .duplicatePath
+      }
+      writer.addRecord(type: type)
+      joined[id] = record
       objects.append(object)
       paths.append(path)
       parents.append(parent)
+      queue.append((object, node, record))
+      return .record(record)
     }
   }
-  private var records = Records()
-  private var recordsByPath: [PathKey: Int] = [:]
-  private var writer = ArchiveWriter()
-  private var types: [TypeKey: (number: Int, isRegistered: Bool)] = [:]
-  /// The type last looked up: siblings mostly share one, found again without hashing.
-  private var lastType: (key: TypeKey, type: (number: Int, isRegistered: Bool))?
+  private var walk = Walk()
   /// Records whose values reference paths that had no record yet when their encode returned.
   private var deferred: [(record: Int, coder: StateCoder)] = []
   /// An archived object's coder that nothing else holds, to reuse for the next object.
   private var spareCoder: StateCoder?
-  /// The length of the paths archived so far, for the limit on their total.
-  private var pathLength = 0
-  /// Whether a path is being computed: a coder used from app code that computes one (a kept
-  /// coder, from `restorationIdentifier`) must not start another.
-  private var resolving = false
   private(set) var issues: [PreservationReport.Issue] = []
 
   /// What makes two records' types equal, without their names.
@@ -82,26 +138,25 @@ final class PreservationPass {
   /// Walks from the roots, encoding every object.
   func run(roots: [any StateRestoring]) {
     for root in roots { join(root) }
-    while let (object, node, record) = queue.popFirst() { visit(object, node, record: record) }
+    while let (object, node, record) = walk.queue.popFirst() { visit(object, node, record: record) }
   }
 
-  /// Adds an object to the walk, and returns its record if it has a path that can be archived;
-  /// a `container` being visited (its record or -1, its path or prefix) extends its child's path.
+  /// Adds an object to the walk, and returns its record and path if it has a path that can be
+  /// archived; a `container` being visited (its record or -1, its path or prefix) extends its
+  /// child's path.
   @discardableResult
   private func join(
     _ object: any StateRestoring,
     in container: (object: AnyObject, record: Int, path: String)? = nil
-  ) -> Int? {
+  ) -> (record: Int, path: String)? {
     let id = ObjectIdentifier(object)
     // Marked left out until it has a record, so that a reference to it while its path is
     // computed is not followed.
-    let (isNew, known) = joined.insert(-2, forKey: id)
-    if !isNew { return known < 0 ? nil : known }
+    if let known = walk.startJoining(id) { return known.path.map { (known.record, $0) } }
     let node = object as? any RestorationNode
     var path: String?
     var parent = -2
-    if let container, !resolving {
-      resolving = true
+    if let container, walk.startResolving() {
       if let link = IdentifierPathResolver.parentLink(of: object, node: node),
         link.parent === container.object
       {
@@ -111,77 +166,66 @@ final class PreservationPass {
         path = identifier == nil ? nil : prefix
         parent =
           container.record >= 0
-          ? container.record : crossed[ObjectIdentifier(container.object)]?.ancestor ?? -1
+          ? container.record : walk.crossed[ObjectIdentifier(container.object)]?.ancestor ?? -1
         if identifier == nil, let node, node.restorationKind == .view {
-          crossed[id] = (prefix, parent)
+          walk.crossed[id] = (prefix, parent)
         }
       } else {
         path = resolver.path(of: object)
       }
-      resolving = false
+      walk.resolving = false
     } else {
       path = computePath(of: object)
     }
     guard let path else {
-      joined[id] = -1
+      walk.joined[id] = -1
       // A view without an identifier is crossed, to the identified views below it.
-      if let node, node.restorationKind == .view { queue.append((object, node, -1)) }
+      if let node, node.restorationKind == .view { walk.queue.append((object, node, -1)) }
       return nil
     }
-    if let problem = limits.identifierPathProblem(path, total: &pathLength) {
-      pathLength -= path.utf8.count
+    let restorationClass = object.objectRestorationClass
+    let type = typeNumber(of: object, node: node, restorationClass: restorationClass)
+    switch walk.admit(
+      object, id, node: node, path: path, parent: parent, type: type.number, limits: limits)
+    {
+    case .record(let record):
+      if !type.isRegistered, let restorationClass {
+        issue(
+          .restorationClassNotRegistered, path,
+          "restoration class \(ClassNames.typeName(restorationClass)) is not registered; the object cannot be re-created at launch"
+        )
+      }
+      return (record, path)
+    case .pathTooLong(let problem):
       issue(
         .identifierPathTooLong, path,
         "a \(classNames.name(of: object)) has \(problem); it and its subtree were left out, since the archive could not be read back"
       )
-      return nil
-    }
-    let record = records.paths.count
-    guard recordsByPath.value(forKey: PathKey(path), insertingIfAbsent: record) == record else {
+    case .duplicatePath:
       issue(
         .duplicatePath, path,
         "a \(classNames.name(of: object)) has the same identifier path as an object already archived; it and its subtree were left out"
       )
-      return nil
     }
-    writer.addRecord(type: typeNumber(of: object, node: node, path: path))
-    joined[id] = record
-    records.append(object, path: path, parent: parent)
-    queue.append((object, node, record))
-    return record
+    return nil
   }
 
   /// The number of an object's type in the archive, its names looked up once per type.
-  private func typeNumber(of object: any StateRestoring, node: (any RestorationNode)?, path: String)
-    -> Int
-  {
-    let restorationClass = object.objectRestorationClass
+  private func typeNumber(
+    of object: any StateRestoring, node: (any RestorationNode)?,
+    restorationClass: (any ObjectRestoration.Type)?
+  ) -> RecordTypeNumber {
     let key = TypeKey(
       type: ObjectIdentifier(type(of: object)),
       restorationClass: restorationClass.map(ObjectIdentifier.init),
       kind: node?.restorationKind ?? .object, storyboard: node?.restorationStoryboard)
-    let type =
-      (lastType?.key == key ? lastType?.type : nil) ?? types[key]
-      ?? {
-        let made = (
-          writer.typeNumber(
-            of: RecordType(
-              kind: key.kind, className: classNames.name(of: object),
-              restorationClassName: restorationClass.map(registry.name(of:)),
-              storyboard: key.storyboard, stateVersion: max(0, object.restorationStateVersion))),
-          restorationClass.map(registry.isRegistered) ?? true
-        )
-        types[key] = made
-        return made
-      }()
-    lastType = (key, type)
-    if !type.isRegistered, let restorationClass {
-      issue(
-        .restorationClassNotRegistered, path,
-        "restoration class \(ClassNames.typeName(restorationClass)) is not registered; the object cannot be re-created at launch"
-      )
-    }
-    return type.number
+    if let known = walk.knownType(key) { return known }
+    let type = RecordType(
+      kind: key.kind, className: classNames.name(of: object),
+      restorationClassName: restorationClass.map(registry.name(of:)),
+      storyboard: key.storyboard, stateVersion: max(0, object.restorationStateVersion))
+    return walk.addType(
+      key, type, isRegistered: restorationClass.map(registry.isRegistered) ?? true)
   }
 
   private func visit(_ object: any StateRestoring, _ node: (any RestorationNode)?, record: Int) {
@@ -189,13 +233,13 @@ final class PreservationPass {
     // order even when the encode references one of them.
     if let node {
       // A view crossed by the resolver has no prefix here: its children take the resolver's way.
-      let path = record >= 0 ? records.paths[record] : crossed[ObjectIdentifier(object)]?.prefix
+      let path = record >= 0 ? walk.paths[record] : walk.crossed[ObjectIdentifier(object)]?.prefix
       let container = path.map { (object as AnyObject, record, $0) }
       for child in node.restorationChildren { join(child, in: container) }
       if let presented = node.restorationPresentedNode { join(presented, in: container) }
     }
     guard record >= 0 else { return }
-    let path = records.paths[record]
+    let path = walk.paths[record]
     var coder: StateCoder
     if let spare = spareCoder {
       spareCoder = nil
@@ -224,9 +268,8 @@ final class PreservationPass {
   }
 
   private func computePath(of object: any StateRestoring) -> String? {
-    guard !resolving else { return nil }
-    resolving = true
-    defer { resolving = false }
+    guard walk.startResolving() else { return nil }
+    defer { walk.resolving = false }
     return resolver.path(of: object)
   }
 
@@ -235,17 +278,17 @@ final class PreservationPass {
   func encodeReference(
     to object: any StateRestoring, key: String, from coderPath: String?
   ) -> (Int, String)? {
-    if resolving {
+    if walk.resolving {
       issue(
         .referenceWithoutPath, coderPath,
         "key '\(key)' was encoded while an identifier path was being computed; the reference was not encoded"
       )
       return nil
     }
-    if let record = join(object) { return (record, records.paths[record]) }
+    if let joined = join(object) { return joined }
     issue(
       .referenceWithoutPath, coderPath,
-      joined[ObjectIdentifier(object)] == -2
+      walk.joined[ObjectIdentifier(object)] == -2
         ? "key '\(key)' references an object left out of the archive; the reference was not encoded"
         : "key '\(key)' references a \(classNames.name(of: object)) that has no restoration identifier path; the reference was not encoded"
     )
@@ -263,7 +306,7 @@ final class PreservationPass {
   ) -> [(key: String, value: Int)]? {
     let log = coder.log
     let sensitive = coder.sensitiveKeys
-    let recordsByPath = self.recordsByPath
+    let recordsByPath = walk.recordsByPath
     // The writes of sensitive keys, and of keys left out. A reference made by hand is checked
     // before anything is written: its record may come later in the walk, and a key that cannot
     // be written must leave nothing in the file.
@@ -284,13 +327,13 @@ final class PreservationPass {
       {
         guard final else { return nil }
         issue(
-          .referenceWithoutPath, record < 0 ? nil : records.paths[record],
+          .referenceWithoutPath, record < 0 ? nil : walk.paths[record],
           "key '\(key)' references '\(path)', which has no record in the archive; the key was left out"
         )
         skipped.insert(index)
       }
     }
-    let written = writer.add(
+    let written = walk.writer.add(
       log, record: record, skipping: skipped,
       sensitiveKeys: sensitive.isEmpty ? [] : sensitive.sorted(),
       records: recordsByPath)
@@ -317,12 +360,12 @@ final class PreservationPass {
     for (record, coder) in deferred { write(coder, record: record, final: true) }
     deferred = []
     var top: [(key: String, value: Int)] = engineKeys.compactMap { key, value in
-      (try? writer.add(value, records: [:])).map { (key, $0) }
+      (try? walk.writer.add(value, records: [:])).map { (key, $0) }
     }
     top += write(topCoder, record: -1, final: true) ?? []
-    let (paths, parents) = (records.paths, nearestArchivedAncestors())
+    let (paths, parents) = (walk.paths, nearestArchivedAncestors())
     let order = parentsFirst(parents)
-    let bytes = writer.finish(topLevel: top, paths: paths, parents: parents, order: order)
+    let bytes = walk.writer.finish(topLevel: top, paths: paths, parents: parents, order: order)
     return (bytes, order.map { $0.map { paths[$0] } } ?? paths)
   }
 
@@ -330,7 +373,7 @@ final class PreservationPass {
   /// once each; -1 for none.
   private func nearestArchivedAncestors() -> [Int] {
     var nearest: [ObjectIdentifier: Int] = [:]
-    let (objects, parents) = (records.objects, records.parents)
+    let (objects, parents) = (walk.objects, walk.parents)
     return objects.indices.map { record in
       guard parents[record] == -2 else { return parents[record] }
       var climbed: [ObjectIdentifier] = []
@@ -341,7 +384,7 @@ final class PreservationPass {
           found = known
           break
         }
-        if let number = joined[id], number >= 0 {
+        if let number = walk.joined[id], number >= 0 {
           found = number
           break
         }
