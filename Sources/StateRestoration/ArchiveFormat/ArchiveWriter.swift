@@ -80,6 +80,7 @@ struct ArchiveWriter {
     values.removeAll(keepingCapacity: true)
     var written: [(write: Int, value: Int)] = []
     var known: [(key: String, object: Int)] = []
+    var next = 0
     if record >= 0 { swap(&known, &keysOfType[typeOfRecord[record]]) }
     for index in log.writes.indices where skipped.isEmpty || !skipped.contains(index) {
       switch log.writes[index] {
@@ -99,15 +100,19 @@ struct ArchiveWriter {
         continue
       }
       let key = log.keys[index]
-      // Most records write their keys in the order the last one did: that place first.
-      let position = keys.count
-      if position < known.count, known[position].key == key {
-        keys.append(known[position].object)
-      } else if let entry = known.first(where: { $0.key == key }) {
-        keys.append(entry.object)
+      // Records of a type write their keys in one order, some skipped: the search starts after
+      // the last key found.
+      if let place = known[next...].firstIndex(where: { $0.key == key })
+        ?? known[..<next].firstIndex(where: { $0.key == key })
+      {
+        keys.append(known[place].object)
+        next = place + 1
       } else {
         keys.append(plist.addString(key))
-        if known.count < 32 { known.append((key, keys[keys.count - 1])) }
+        if known.count < 32 {
+          known.append((key, keys[keys.count - 1]))
+          next = known.count
+        }
       }
     }
     if record >= 0 {
@@ -150,8 +155,10 @@ struct ArchiveWriter {
       return String(decoding: path.dropFirst(length + 1), as: UTF8.self)
     }
     let order = order ?? Array(typeOfRecord.indices)
-    var position = [Int](repeating: 0, count: order.count)
-    for (index, record) in order.enumerated() { position[record] = index }
+    var numbering = [Int](repeating: 0, count: order.count)
+    for (index, record) in order.enumerated() { numbering[record] = index }
+    // A constant, as the closures below capture it: a variable would be boxed and checked.
+    let position = numbering
     let top =
       [
         (RestorationArchive.Key.majorVersion, plist.addInteger(Int64(version.major))),
