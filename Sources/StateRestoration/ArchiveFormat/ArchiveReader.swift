@@ -512,20 +512,10 @@ package final class CheckedArchive {
     state.object(forKey: key, record: record, asked: asked)
   }
 
-  /// Whether a record's state holds a key.
-  package func contains(_ key: String, record: Int) -> Bool {
-    object(forKey: key, record: record) != nil
-  }
-
   /// A record's value for a key, built from the file; `asked` as for
   /// ``object(forKey:record:asked:)``.
   package func value(forKey key: String, record: Int, asked: Int? = nil) -> StateValue? {
     state.value(forKey: key, record: record, asked: asked)
-  }
-
-  /// A value the file holds, built.
-  func value(_ object: Int) -> StateValue? {
-    state.value(object)
   }
 
   /// The record a UID names.
@@ -549,10 +539,8 @@ package final class CheckedArchive {
 
   /// A record's values, all built.
   package func values(record: Int) -> KeyedValues {
-    let state = state
-    return KeyedValues(
-      (state.entries[record]..<state.entries[record + 1]).compactMap { index in
-        value(state.valueObjects[index]).map { (state.names[Int(state.keyNames[index])], $0) }
+    KeyedValues(
+      keys(record: record).compactMap { key in value(forKey: key, record: record).map { (key, $0) }
       })
   }
 

@@ -67,33 +67,19 @@ final class PreservationPass {
       return type
     }
 
-    mutating func addType(_ key: TypeKey, _ type: RecordType, isRegistered: Bool)
-      -> RecordTypeNumber
-    {
-      let made = (writer.typeNumber(of: type), isRegistered)
-      (types[key], lastType) = (made, (key, made))
-      return made
-    }
-
-    enum Admission {
-      case record(Int)
-      case pathTooLong(String)
-      case duplicatePath
-    }
-
-    /// Gives an object with a path its record, and queues its visit, unless its path is beyond
-    /// the limits or already archived.
+    /// Gives an object with a path its record, and queues its visit; nil and why when its path
+    /// is beyond the limits, nil alone when it is already archived.
     mutating func admit(
       _ object: any StateRestoring, _ id: ObjectIdentifier, node: (any RestorationNode)?,
       path: String, parent: Int, type: Int, limits: ArchiveLimits
-    ) -> Admission {
+    ) -> (record: Int?, problem: String?) {
       if let problem = limits.identifierPathProblem(path, total: &pathLength) {
         pathLength -= path.utf8.count
-        return .pathTooLong(problem)
+        return (nil, problem)
       }
       let record = paths.count
       guard recordsByPath.value(forKey: PathKey(path), insertingIfAbsent: record) == record else {
-        return .duplicatePath
+        return (nil, nil)
       }
       writer.addRecord(type: type)
       joined[id] = record
@@ -101,7 +87,7 @@ final class PreservationPass {
       paths.append(path)
       parents.append(parent)
       queue.append((object, node, record))
-      return .record(record)
+      return (record, nil)
     }
   }
   private var walk = Walk()
@@ -185,29 +171,25 @@ final class PreservationPass {
     }
     let restorationClass = object.objectRestorationClass
     let type = typeNumber(of: object, node: node, restorationClass: restorationClass)
-    switch walk.admit(
+    let (record, problem) = walk.admit(
       object, id, node: node, path: path, parent: parent, type: type.number, limits: limits)
-    {
-    case .record(let record):
-      if !type.isRegistered, let restorationClass {
-        issue(
-          .restorationClassNotRegistered, path,
-          "restoration class \(ClassNames.typeName(restorationClass)) is not registered; the object cannot be re-created at launch"
-        )
-      }
-      return (record, path)
-    case .pathTooLong(let problem):
+    if let problem {
       issue(
         .identifierPathTooLong, path,
         "a \(classNames.name(of: object)) has \(problem); it and its subtree were left out, since the archive could not be read back"
       )
-    case .duplicatePath:
+    } else if record == nil {
       issue(
         .duplicatePath, path,
         "a \(classNames.name(of: object)) has the same identifier path as an object already archived; it and its subtree were left out"
       )
+    } else if !type.isRegistered, let restorationClass {
+      issue(
+        .restorationClassNotRegistered, path,
+        "restoration class \(ClassNames.typeName(restorationClass)) is not registered; the object cannot be re-created at launch"
+      )
     }
-    return nil
+    return record.map { ($0, path) }
   }
 
   /// The number of an object's type in the archive, its names looked up once per type.
@@ -224,8 +206,11 @@ final class PreservationPass {
       kind: key.kind, className: classNames.name(of: object),
       restorationClassName: restorationClass.map(registry.name(of:)),
       storyboard: key.storyboard, stateVersion: max(0, object.restorationStateVersion))
-    return walk.addType(
-      key, type, isRegistered: restorationClass.map(registry.isRegistered) ?? true)
+    let made = (
+      walk.writer.typeNumber(of: type), restorationClass.map(registry.isRegistered) ?? true
+    )
+    (walk.types[key], walk.lastType) = (made, (key, made))
+    return made
   }
 
   private func visit(_ object: any StateRestoring, _ node: (any RestorationNode)?, record: Int) {
