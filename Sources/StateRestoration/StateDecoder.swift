@@ -70,12 +70,6 @@ public final class StateDecoder {
     self.pass = pass
   }
 
-  /// The object of a key's value in the archive; nil when the values are whole.
-  private func object(forKey key: String) -> Int? {
-    guard let asked = reading.nextKey() else { return nil }
-    return archive?.object(forKey: key, record: record, asked: asked)
-  }
-
   /// The archived value of a key: from the values when they are whole, else from the archive.
   private func value(forKey key: String) -> StateValue? {
     guard let asked = reading.nextKey() else { return reading.materialized?[key] }
@@ -84,8 +78,8 @@ public final class StateDecoder {
 
   /// Whether the archive holds a value for a key.
   public func contains(_ key: String) -> Bool {
-    if let materialized = reading.materialized { return materialized[key] != nil }
-    return object(forKey: key) != nil
+    guard let asked = reading.nextKey() else { return reading.materialized?[key] != nil }
+    return archive?.object(forKey: key, record: record, asked: asked) != nil
   }
 
   /// The ``StateRestoring/restorationStateVersion`` the state was written with, or 0.
@@ -170,8 +164,9 @@ public final class StateDecoder {
   /// Reads a reference to another restorable object; nil when the key is absent, holds no
   /// reference, or the referenced object was not restored.
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
-    if reading.materialized == nil, let archive {
-      guard let index = object(forKey: key).flatMap(archive.recordIndex(ofUID:)) else {
+    if let archive, let asked = reading.nextKey() {
+      let object = archive.object(forKey: key, record: record, asked: asked)
+      guard let index = object.flatMap(archive.recordIndex(ofUID:)) else {
         return nil
       }
       return pass?.resolveReference(record: index)
@@ -201,8 +196,9 @@ public final class StateDecoder {
   ///
   /// - Returns: One entry per archived reference, or nil when the key does not hold an array.
   public func decodeReferences(forKey key: String) -> [DecodedReference]? {
-    if reading.materialized == nil, let archive {
-      guard let indices = object(forKey: key).flatMap(archive.recordIndices(ofArray:)) else {
+    if let archive, let asked = reading.nextKey() {
+      let object = archive.object(forKey: key, record: record, asked: asked)
+      guard let indices = object.flatMap(archive.recordIndices(ofArray:)) else {
         return nil
       }
       return indices.map { index in

@@ -45,8 +45,6 @@ private struct Entries {
   var keyNames: [Int32] = []
   var valueObjects: [Int] = []
   var entries: [Int] = [0]
-  /// Each record's type, as ``CheckedArchive/typeOfRecord``.
-  var typeOfRecord: [Int] = []
   /// The names of keys, by number, and the number of each.
   var names: [String] = []
   var numbers: [String: Int] = [:]
@@ -65,8 +63,10 @@ private struct Entries {
     try? reader?.value(object, depth: 3, building: true)
   }
 
-  mutating func object(forKey key: String, record: Int, asked: Int?) -> Int? {
-    guard let number = nameNumber(of: key, type: typeOfRecord[record], asked: asked) else {
+  /// The object of a record's value for a key; `type` is the record's, `asked` as for
+  /// ``CheckedArchive/object(forKey:record:asked:)``.
+  mutating func object(forKey key: String, record: Int, type: Int, asked: Int?) -> Int? {
+    guard let number = nameNumber(of: key, type: type, asked: asked) else {
       return nil
     }
     let range = entries[record]..<entries[record + 1]
@@ -81,8 +81,16 @@ private struct Entries {
     return table[number]
   }
 
-  mutating func value(forKey key: String, record: Int, asked: Int?) -> StateValue? {
-    object(forKey: key, record: record, asked: asked).flatMap { value($0) }
+  mutating func value(forKey key: String, record: Int, type: Int, asked: Int?) -> StateValue? {
+    object(forKey: key, record: record, type: type, asked: asked).flatMap { value($0) }
+  }
+
+  /// A record's values, all built, in file order.
+  mutating func values(record: Int) -> KeyedValues {
+    KeyedValues(
+      (entries[record]..<entries[record + 1]).compactMap { index in
+        value(valueObjects[index]).map { (names[Int(keyNames[index])], $0) }
+      })
   }
 
   /// The number of a key's name, if any record has a key of that name.
@@ -230,7 +238,6 @@ private struct ArchiveContents {
     reader.endBudget()
     layoutStrings = [:]
     (table.names, table.numbers) = (reader.names, reader.numbers)
-    table.typeOfRecord = typeOfRecord
     table.askedKeys = Array(repeating: [], count: types.count)
   }
 
@@ -509,13 +516,13 @@ package final class CheckedArchive {
   /// The object of a record's value for a key; `asked` is the number of keys its decoder asked
   /// for before, or nil.
   func object(forKey key: String, record: Int, asked: Int? = nil) -> Int? {
-    state.object(forKey: key, record: record, asked: asked)
+    state.object(forKey: key, record: record, type: typeOfRecord[record], asked: asked)
   }
 
   /// A record's value for a key, built from the file; `asked` as for
   /// ``object(forKey:record:asked:)``.
   package func value(forKey key: String, record: Int, asked: Int? = nil) -> StateValue? {
-    state.value(forKey: key, record: record, asked: asked)
+    state.value(forKey: key, record: record, type: typeOfRecord[record], asked: asked)
   }
 
   /// The record a UID names.
@@ -539,9 +546,7 @@ package final class CheckedArchive {
 
   /// A record's values, all built.
   package func values(record: Int) -> KeyedValues {
-    KeyedValues(
-      keys(record: record).compactMap { key in value(forKey: key, record: record).map { (key, $0) }
-      })
+    state.values(record: record)
   }
 
   /// The archive as a value, every state built.
