@@ -39,11 +39,13 @@ struct RecordType: Hashable {
 /// Each record's keys and values, and what finds them, in one value so that a lookup is one
 /// access to the archive.
 ///
-/// Keys are the numbers of their names in `names`, values their objects, the records one
-/// after the other; each record's are at `entries[record]..<entries[record + 1]`.
+/// Keys are the numbers of their names in `names`, values their objects and, built as they
+/// were checked, their values, the records one after the other; each record's are at
+/// `entries[record]..<entries[record + 1]`.
 private struct Entries {
   var keyNames: [Int32] = []
   var valueObjects: [Int] = []
+  var values: [StateValue] = []
   var entries: [Int] = [0]
   /// The names of keys, by number, and the number of each.
   var names: [String] = []
@@ -54,43 +56,29 @@ private struct Entries {
   /// By type, the keys its decoders asked for, in order, and their names' numbers: decoders
   /// of one class ask for the same keys in the same order, found again without hashing them.
   var askedKeys: [[(key: String, name: Int32)]] = []
-  /// What builds values from the file, once it is checked.
-  var reader: ValueReader?
 
-  /// A value the file holds, built.
-  mutating func value(_ object: Int) -> StateValue? {
-    // Checked with the file: a read of it cannot fail.
-    try? reader?.value(object, depth: 3, building: true)
-  }
-
-  /// The object of a record's value for a key; `type` is the record's, `asked` as for
+  /// The entry of a record's key; `type` is the record's, `asked` as for
   /// ``CheckedArchive/object(forKey:record:asked:)``.
-  mutating func object(forKey key: String, record: Int, type: Int, asked: Int?) -> Int? {
+  mutating func entry(forKey key: String, record: Int, type: Int, asked: Int?) -> Int? {
     guard let number = nameNumber(of: key, type: type, asked: asked) else {
       return nil
     }
     let range = entries[record]..<entries[record + 1]
     guard range.count > 16 else {
-      for index in range where keyNames[index] == number { return valueObjects[index] }
+      for index in range where keyNames[index] == number { return index }
       return nil
     }
     if let table = keyTables[record] { return table[number] }
     var table: [Int32: Int] = [:]
-    for index in range { table[keyNames[index]] = valueObjects[index] }
+    for index in range { table[keyNames[index]] = index }
     keyTables[record] = table
     return table[number]
   }
 
-  mutating func value(forKey key: String, record: Int, type: Int, asked: Int?) -> StateValue? {
-    object(forKey: key, record: record, type: type, asked: asked).flatMap { value($0) }
-  }
-
-  /// A record's values, all built, in file order.
-  mutating func values(record: Int) -> KeyedValues {
+  /// A record's values, in file order.
+  func values(record: Int) -> KeyedValues {
     KeyedValues(
-      (entries[record]..<entries[record + 1]).compactMap { index in
-        value(valueObjects[index]).map { (names[Int(keyNames[index])], $0) }
-      })
+      (entries[record]..<entries[record + 1]).map { (names[Int(keyNames[$0])], values[$0]) })
   }
 
   /// The number of a key's name, if any record has a key of that name.
@@ -201,7 +189,7 @@ private struct ArchiveContents {
 
     // Values last: a UID anywhere stands for a record's path.
     reader.paths = paths
-    topLevel = try reader.keyedValues(topLevelObject, depth: 1, building: true)
+    topLevel = try reader.keyedValues(topLevelObject, depth: 1)
     var table = Entries()
     defer { state = table }
     table.entries.reserveCapacity(records.count + 1)
@@ -213,13 +201,14 @@ private struct ArchiveContents {
         guard try type(of: state) == .dictionary else {
           throw RestorationError(.malformed, "object record \(index): 'state' is not a dictionary")
         }
-        var (names, values) = (table.keyNames, table.valueObjects)
-        (table.keyNames, table.valueObjects) = ([], [])
-        defer { (table.keyNames, table.valueObjects) = (names, values) }
+        var (names, objects, values) = (table.keyNames, table.valueObjects, table.values)
+        (table.keyNames, table.valueObjects, table.values) = ([], [], [])
+        defer { (table.keyNames, table.valueObjects, table.values) = (names, objects, values) }
         let renames = keyRenames?[typeOfRecord[index]] ?? [:]
         try reader.forEachEntry(of: state, depth: 2) {
-          reader, name, value throws(RestorationError) in
-          _ = try reader.value(value, depth: 3, building: false)
+          reader, name, object throws(RestorationError) in
+          // Built as it is checked: one walk of the file, and most values are asked for.
+          let value = try reader.value(object, depth: 3)
           var name = Int32(name)
           if !renames.isEmpty, let (new, applied) = renames[reader.names[Int(name)]] {
             self.migrations[index, default: []] += applied
@@ -227,6 +216,7 @@ private struct ArchiveContents {
             name = Int32(reader.number(ofName: new))
           }
           names.append(name)
+          objects.append(object)
           values.append(value)
         }
       } catch {
@@ -235,7 +225,6 @@ private struct ArchiveContents {
         throw located
       }
     }
-    reader.endBudget()
     layoutStrings = [:]
     (table.names, table.numbers) = (reader.names, reader.numbers)
     table.askedKeys = Array(repeating: [], count: types.count)
@@ -466,8 +455,8 @@ private struct ArchiveContents {
   }
 }
 
-/// An archive file, checked whole, its records' states left in the file until a decoder asks
-/// for a value: a restore reads most values once, into the app's own properties, and many never.
+/// An archive file, checked whole, every value built as it was checked: a restore asks for most
+/// of them, and one walk of the file costs less than a check then a read.
 package final class CheckedArchive {
   // Constants once read, so that reading them takes no exclusive access to the archive.
   let version: RestorationArchive.Version
@@ -500,9 +489,7 @@ package final class CheckedArchive {
       read.types, read.typeOfRecord, read.firstRecordOfPath
     )
     (sensitiveKeys, self.migrations) = (read.sensitiveKeys, read.migrations)
-    var state = read.state
-    state.reader = read.reader
-    (recordsByPath, file, self.state) = (read.recordsByPath, read.reader.file, state)
+    (recordsByPath, file, state) = (read.recordsByPath, read.reader.file, read.state)
   }
 
   // MARK: States
@@ -516,13 +503,17 @@ package final class CheckedArchive {
   /// The object of a record's value for a key; `asked` is the number of keys its decoder asked
   /// for before, or nil.
   func object(forKey key: String, record: Int, asked: Int? = nil) -> Int? {
-    state.object(forKey: key, record: record, type: typeOfRecord[record], asked: asked)
+    state.entry(forKey: key, record: record, type: typeOfRecord[record], asked: asked).map {
+      state.valueObjects[$0]
+    }
   }
 
   /// A record's value for a key, built from the file; `asked` as for
   /// ``object(forKey:record:asked:)``.
   package func value(forKey key: String, record: Int, asked: Int? = nil) -> StateValue? {
-    state.value(forKey: key, record: record, type: typeOfRecord[record], asked: asked)
+    state.entry(forKey: key, record: record, type: typeOfRecord[record], asked: asked).map {
+      state.values[$0]
+    }
   }
 
   /// The record a UID names.

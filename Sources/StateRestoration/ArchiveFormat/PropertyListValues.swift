@@ -31,15 +31,14 @@ func wrapped<Result>(_ body: () throws(PropertyListError) -> Result) throws(Rest
   }
 }
 
-/// Reads ``StateValue``s out of a property list, bounding nesting, cycles and the values read.
-///
-/// Checking and building take one path, so a value a check accepted is one a read builds.
+/// Reads ``StateValue``s out of a property list, checked as they are built, bounding nesting,
+/// cycles and the values read.
 struct ValueReader {
   let file: BinaryPropertyListReader
   private let maxDepth: Int
   /// What a UID stands for: the records' paths; nil refuses UIDs.
   var paths: [String]?
-  /// How many more values and bytes may be read; lifted once a whole file is checked.
+  /// How many more values and bytes may be read.
   private var budget: Int
   /// The containers being read, outermost first.
   private var open: [Int] = []
@@ -63,14 +62,8 @@ struct ValueReader {
     budget = 2 * (file.bytes.count + file.objectCount)
   }
 
-  /// Lifts the budget: the file was checked whole, and a value the check accepted is within
-  /// the budget on its own.
-  mutating func endBudget() { budget = .max }
-
-  /// A value, checked and, with `building`, built; nil when only checked.
-  mutating func value(
-    _ object: Int, depth: Int, building: Bool
-  ) throws(RestorationError) -> StateValue? {
+  /// A value, checked and built.
+  mutating func value(_ object: Int, depth: Int) throws(RestorationError) -> StateValue {
     guard budget > 0 else {
       throw RestorationError(
         .limitExceeded,
@@ -82,49 +75,41 @@ struct ValueReader {
     switch type {
     case .uid:
       let index = try wrapped { () throws(PropertyListError) in try recordIndex(ofUID: object) }
-      return building ? .reference(paths?[index] ?? "") : nil
+      return .reference(paths?[index] ?? "")
     case .array:
       let array = try read { (file) throws(PropertyListError) in try file.array(object) }
       try enter(object, depth: depth)
       defer { open.removeLast() }
       var elements: [StateValue] = []
-      if building { elements.reserveCapacity(array.count) }
+      elements.reserveCapacity(array.count)
       for index in 0..<array.count {
-        let element = try value(
-          file.element(index, of: array), depth: depth + 1, building: building)
-        if let element { elements.append(element) }
+        elements.append(try value(file.element(index, of: array), depth: depth + 1))
       }
-      return building ? .array(elements) : nil
+      return .array(elements)
     case .dictionary:
       var entries: [String: StateValue] = [:]
       // Sized first: each growth would hash every key again.
-      if building {
-        entries.reserveCapacity(
-          try read { (file) throws(PropertyListError) in try file.dictionary(object) }.count)
-      }
+      entries.reserveCapacity(
+        try read { (file) throws(PropertyListError) in try file.dictionary(object) }.count)
       try forEachEntry(of: object, depth: depth) { reader, key, value throws(RestorationError) in
-        let read = try reader.value(value, depth: depth + 1, building: building)
-        if let read { entries[reader.names[key]] = read }
+        entries[reader.names[key]] = try reader.value(value, depth: depth + 1)
       }
-      return building ? .dictionary(entries) : nil
+      return .dictionary(entries)
     case .null, .set:
       throw RestorationError(
         .malformed, type == .null ? "null values are not supported" : "sets are not supported",
         offset: try read { (file) throws(PropertyListError) in try file.offset(of: object) })
-    case .string where building:
+    case .string:
       let string = try read { (file) throws(PropertyListError) in try file.string(object) }
       charge(string.utf8.count)
       return .string(string)
-    case .string:
-      charge(try read { (file) throws(PropertyListError) in try file.checkString(object) })
-      return nil
     case .data:
       let bytes = try read { (file) throws(PropertyListError) in try file.data(object) }
       charge(bytes.count)
-      return building ? .data(Data(bytes)) : nil
+      return .data(Data(bytes))
     case .bool, .integer, .real, .date:
-      return try read { (file) throws(PropertyListError) -> StateValue? in
-        try Self.scalar(object, of: type, in: file, building: building)
+      return try read { (file) throws(PropertyListError) in
+        try Self.scalar(object, of: type, in: file)
       }
     }
   }
@@ -147,37 +132,27 @@ struct ValueReader {
     budget -= max(0, length - BinaryPropertyListWriter.uniquedStringLength)
   }
 
-  /// A scalar: read and checked, and built with `building`.
+  /// A scalar, read and checked.
   private static func scalar(
-    _ object: Int, of type: BinaryPropertyListReader.ObjectType,
-    in file: BinaryPropertyListReader, building: Bool
-  ) throws(PropertyListError) -> StateValue? {
+    _ object: Int, of type: BinaryPropertyListReader.ObjectType, in file: BinaryPropertyListReader
+  ) throws(PropertyListError) -> StateValue {
     switch type {
-    case .bool:
-      let value = try file.bool(object)
-      return building ? .bool(value) : nil
+    case .bool: .bool(try file.bool(object))
     case .integer:
       switch try file.integer(object) {
-      case .signed(let value): return building ? .integer(value) : nil
-      case .unsigned(let value): return building ? .unsignedInteger(value) : nil
+      case .signed(let value): .integer(value)
+      case .unsigned(let value): .unsignedInteger(value)
       }
-    case .real:
-      let value = try file.real(object)
-      return building ? .real(value) : nil
-    default:
-      let seconds = try file.date(object)
-      return building ? .date(Date(timeIntervalSinceReferenceDate: seconds)) : nil
+    case .real: .real(try file.real(object))
+    default: .date(Date(timeIntervalSinceReferenceDate: try file.date(object)))
     }
   }
 
-  /// A dictionary's values in the file's key order, checked and, with `building`, built.
-  mutating func keyedValues(
-    _ object: Int, depth: Int, building: Bool
-  ) throws(RestorationError) -> KeyedValues {
+  /// A dictionary's values in the file's key order, checked and built.
+  mutating func keyedValues(_ object: Int, depth: Int) throws(RestorationError) -> KeyedValues {
     var result = KeyedValues()
     try forEachEntry(of: object, depth: depth) { reader, key, value throws(RestorationError) in
-      let read = try reader.value(value, depth: depth + 1, building: building)
-      if let read { result[reader.names[key]] = read }
+      result[reader.names[key]] = try reader.value(value, depth: depth + 1)
     }
     return result
   }
@@ -325,7 +300,7 @@ package enum PropertyList {
       try BinaryPropertyListReader(bytes, limits: limits.propertyList)
     }
     var reader = ValueReader(file: file, maxDepth: limits.maxDepth, paths: nil)
-    return try reader.value(file.topObject, depth: 0, building: true) ?? .bool(false)
+    return try reader.value(file.topObject, depth: 0)
   }
 
   /// Writes a value as a binary property list; a reference throws.
