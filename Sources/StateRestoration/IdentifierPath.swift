@@ -68,13 +68,14 @@ public enum IdentifierPath {
     return lastLink(of: bytes).parentEnd.map { String(decoding: bytes[..<$0], as: UTF8.self) }
   }
 
-  /// A path's last identifier, and the index of the index component before it, if any.
-  static func lastIdentifierAndIndex(of path: String) -> (String, Int?) {
+  /// A path's last identifier, the index of the index component before it, if any, and the
+  /// length in bytes of its parent's path (nil for a root).
+  static func lastLink(of path: String) -> (identifier: String, index: Int?, parentLength: Int?) {
     let bytes = Array(path.utf8)
     let link = lastLink(of: bytes)
     return (
       String(decoding: bytes[link.identifierStart...], as: UTF8.self),
-      link.index.flatMap { Int(String(decoding: bytes[$0], as: UTF8.self)) }
+      link.index.flatMap { Int(String(decoding: bytes[$0], as: UTF8.self)) }, link.parentEnd
     )
   }
 

@@ -160,7 +160,7 @@ final class RestorationPass {
         found = object
         entry.source = .delegate
       } else if let object = existing[PathKey(path)].map({ existingObjects[$0] })
-        ?? childOfLocatedContainer(at: path) ?? existingBelowLocated(at: path)
+        ?? childOfLocatedContainer(ofRecord: index) ?? existingBelowLocated(at: path)
       {
         found = object
         entry.source = .existing
@@ -175,10 +175,10 @@ final class RestorationPass {
       }
     }
     guard let object = found else {
-      if let container = locatedContainer(of: path) {
-        return skip(
-          .containerHasNoSuchChild(
-            container.path, reason: missingChildReason(in: container.object, at: path)))
+      if let container = locatedContainer(ofRecord: index) {
+        let reason = container.object.restorationNode?.restorationMissingChildReason(
+          identifier: container.identifier, index: container.index)
+        return skip(.containerHasNoSuchChild(archive.paths[container.record], reason: reason))
       }
       return skip(.notFound)
     }
@@ -208,32 +208,36 @@ final class RestorationPass {
     return existing[PathKey(path)].map { existingObjects[$0] }
   }
 
-  /// Asks the restored container of `path` for a child with the same identifier and index.
-  private func childOfLocatedContainer(at path: String) -> (any StateRestoring)? {
-    guard let container = locatedContainer(of: path),
-      let node = container.object.restorationNode
-    else { return nil }
-    let (identifier, index) = IdentifierPath.lastIdentifierAndIndex(of: path)
-    guard let child = node.restorationChild(withIdentifier: identifier, index: index),
+  /// Asks the restored container of a record's path for a child with the same identifier and
+  /// index.
+  private func childOfLocatedContainer(ofRecord record: Int) -> (any StateRestoring)? {
+    guard let container = locatedContainer(ofRecord: record),
+      let node = container.object.restorationNode,
+      let child = node.restorationChild(
+        withIdentifier: container.identifier, index: container.index),
       resolver.pinnedPath(of: child) == nil
     else { return nil }
     return child
   }
 
-  /// The container's own account of why it has no child at `path`, if it gives one.
-  private func missingChildReason(in container: any StateRestoring, at path: String) -> String? {
-    guard let node = container.restorationNode else { return nil }
-    let (identifier, index) = IdentifierPath.lastIdentifierAndIndex(of: path)
-    return node.restorationMissingChildReason(identifier: identifier, index: index)
-  }
-
-  /// The direct container of `path`, when it has a record and was restored.
-  private func locatedContainer(of path: String) -> (path: String, object: any StateRestoring)? {
-    guard let parent = IdentifierPath.parent(of: path),
-      let index = archive.firstRecord(of: parent, among: objects.count),
-      let object = objects[index]
-    else { return nil }
-    return (parent, object)
+  /// The direct container of a record's path, when it has a record and was restored, with the
+  /// record's last identifier and index.
+  private func locatedContainer(
+    ofRecord record: Int
+  ) -> (record: Int, object: any StateRestoring, identifier: String, index: Int?)? {
+    let path = archive.paths[record]
+    let (identifier, index, length) = IdentifierPath.lastLink(of: path)
+    guard let length else { return nil }
+    // The record it is archived under is its direct container when their paths differ by one
+    // link, as most do; a path names its container otherwise.
+    let parent = archive.parents[record]
+    let container =
+      parent >= 0 && archive.paths[parent].utf8.count == length
+      ? parent
+      : archive.firstRecord(
+        of: String(decoding: path.utf8.prefix(length), as: UTF8.self), among: objects.count)
+    guard let container, let object = objects[container] else { return nil }
+    return (container, object, identifier, index)
   }
 
   // MARK: Decoding
