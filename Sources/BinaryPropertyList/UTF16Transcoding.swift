@@ -12,37 +12,38 @@ enum UTF16Transcoding {
       // A code unit takes at most two bytes for each UTF-8 byte.
       if buffer.count < 2 * utf8.count { buffer = Array(repeating: 0, count: 2 * utf8.count) }
       return buffer.withUnsafeMutableBufferPointer { output in
-        var out = 0
-        var index = 0
+        guard let first = utf8.baseAddress, let target = output.baseAddress else { return 0 }
+        // Pointers, as in the reader below.
+        var source = first
+        let end = first + utf8.count
+        var out = target
         func put(_ unit: UInt32) {
-          output[out] = UInt8(truncatingIfNeeded: unit >> 8)
-          output[out + 1] = UInt8(truncatingIfNeeded: unit)
+          out[0] = UInt8(truncatingIfNeeded: unit >> 8)
+          out[1] = UInt8(truncatingIfNeeded: unit)
           out += 2
         }
         // `String` holds valid UTF-8, so each lead byte says how many continuation bytes follow.
-        while index < utf8.count {
-          let lead = UInt32(utf8[index])
+        while source < end {
+          let lead = UInt32(source[0])
           if lead < 0x80 {
             put(lead)
-            index += 1
+            source += 1
           } else if lead < 0xE0 {
-            put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
-            index += 2
+            put((lead & 0x1F) << 6 | UInt32(source[1] & 0x3F))
+            source += 2
           } else if lead < 0xF0 {
-            put(
-              (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
-                | UInt32(utf8[index + 2] & 0x3F))
-            index += 3
+            put((lead & 0x0F) << 12 | UInt32(source[1] & 0x3F) << 6 | UInt32(source[2] & 0x3F))
+            source += 3
           } else {
             let scalar =
-              (lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
-              | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)
+              (lead & 0x07) << 18 | UInt32(source[1] & 0x3F) << 12
+              | UInt32(source[2] & 0x3F) << 6 | UInt32(source[3] & 0x3F)
             put(0xD800 | (scalar - 0x10000) >> 10)
             put(0xDC00 | (scalar - 0x10000) & 0x3FF)
-            index += 4
+            source += 4
           }
         }
-        return out / 2
+        return (out - target) / 2
       }
     }
   }
@@ -52,29 +53,37 @@ enum UTF16Transcoding {
   static func string(fromBigEndianUTF16 bytes: [UInt8], start: Int, count: Int) -> String {
     bytes.withUnsafeBufferPointer { input in
       String(unsafeUninitializedCapacity: count * 3) { output in
-        func unit(_ index: Int) -> UInt32 {
-          UInt32(input[start + 2 * index]) << 8 | UInt32(input[start + 2 * index + 1])
+        guard count > 0, let first = input.baseAddress, let target = output.baseAddress else {
+          return 0
         }
-        var out = 0
+        // Pointers, not indices: the loop runs once per character, and index arithmetic is
+        // checked for overflow at every step.
+        var source = first + start
+        let end = source + 2 * count
+        var out = target
         func put(_ byte: UInt32) {
-          output[out] = UInt8(truncatingIfNeeded: byte)
+          out.pointee = UInt8(truncatingIfNeeded: byte)
           out += 1
         }
-        var index = 0
-        while index < count {
-          var scalar = unit(index)
-          index += 1
+        func unit(at pointer: UnsafePointer<UInt8>) -> UInt32 {
+          UInt32(pointer[0]) << 8 | UInt32(pointer[1])
+        }
+        while source < end {
+          var scalar = unit(at: source)
+          source += 2
+          if scalar < 0x80 {
+            put(scalar)
+            continue
+          }
           if scalar & 0xF800 == 0xD800 {
-            if scalar < 0xDC00, index < count, unit(index) & 0xFC00 == 0xDC00 {
-              scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(index) - 0xDC00))
-              index += 1
+            if scalar < 0xDC00, source < end, unit(at: source) & 0xFC00 == 0xDC00 {
+              scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(at: source) - 0xDC00))
+              source += 2
             } else {
               scalar = 0xFFFD
             }
           }
           switch scalar {
-          case ..<0x80:
-            put(scalar)
           case ..<0x800:
             put(0xC0 | scalar >> 6)
             put(0x80 | scalar & 0x3F)
@@ -89,7 +98,7 @@ enum UTF16Transcoding {
             put(0x80 | scalar & 0x3F)
           }
         }
-        return out
+        return out - target
       }
     }
   }
