@@ -235,6 +235,13 @@ public struct BinaryPropertyListReader: Sendable {
     return UTF16Transcoding.string(fromBigEndianUTF16: bytes, start: start, count: count)
   }
 
+  /// Checks a string object as ``string(_:)`` reads it, without building the string, and
+  /// returns its length: ASCII bytes or UTF-16 units, at most its length in UTF-8.
+  @discardableResult
+  public func checkString(_ object: Int) throws(PropertyListError) -> Int {
+    try stringSpan(object).count
+  }
+
   /// Where a string object's characters lie, checked: whether they are ASCII bytes or UTF-16
   /// units, where they start, and how many there are.
   private func stringSpan(

@@ -152,6 +152,7 @@ private let everyType = Value.dictionary([
     file += [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0, 0, 0]
     file += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
     let reader = try BinaryPropertyListReader(file)
+    #expect(try reader.checkString(0) == units.count)
     #expect(Array(try reader.string(0).utf8) == Array(String(decoding: units, as: UTF16.self).utf8))
   }
 
