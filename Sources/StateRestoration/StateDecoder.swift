@@ -18,8 +18,8 @@ public struct DecodedReference {
 public final class StateDecoder {
   /// The archived values.
   ///
-  /// A decoder of a restore reads its values from the checked archive when a key is asked for;
-  /// this property reads them all at once, on first use.
+  /// A decoder of a restore looks each key up in the checked archive when it is asked for; this
+  /// property gathers them all at once, on first use.
   public var values: KeyedValues {
     if let materialized = reading.materialized { return materialized }
     guard let archive else { return KeyedValues() }
@@ -60,7 +60,7 @@ public final class StateDecoder {
   }
 
   /// Creates a decoder over values given whole, or, with `archive`, over a record's values,
-  /// read from the checked archive on demand.
+  /// looked up in the checked archive as they are asked for.
   init(
     values: KeyedValues?, archive: CheckedArchive? = nil, record: Int = 0,
     identifierPath: String?, pass: RestorationPass?
