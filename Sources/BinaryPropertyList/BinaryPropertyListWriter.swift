@@ -201,15 +201,13 @@ public struct BinaryPropertyListWriter {
       case .array(let range), .dictionary(let range):
         let isArray = if case .array = kind { true } else { false }
         Self.appendHeader(isArray ? 0xA : 0xD, count: range.count / (isArray ? 1 : 2), to: &file)
-        for reference in references[range] {
-          Self.appendBigEndian(UInt64(reference), width: referenceWidth, to: &file)
-        }
+        Self.appendBigEndian(references[range], width: referenceWidth, to: &file)
       }
     }
     // As CoreFoundation and plistlib size them: by where the table starts.
     let tableStart = file.count
     let offsetWidth = Self.width(of: UInt64(tableStart))
-    for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetWidth, to: &file) }
+    Self.appendBigEndian(offsets[...], width: offsetWidth, to: &file)
     file.append(contentsOf: repeatElement(0, count: 6))
     file.append(UInt8(offsetWidth))
     file.append(UInt8(referenceWidth))
@@ -254,23 +252,32 @@ public struct BinaryPropertyListWriter {
   }
 
   private static func appendBigEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-    // The widths of most references and offsets, without the loop: a file has two or three
-    // per object.
-    switch width {
-    case 1: return bytes.append(UInt8(truncatingIfNeeded: value))
-    case 2:
-      bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-      return bytes.append(UInt8(truncatingIfNeeded: value))
-    case 3:
-      bytes.append(UInt8(truncatingIfNeeded: value >> 16))
-      bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-      return bytes.append(UInt8(truncatingIfNeeded: value))
-    default: break
-    }
     var shift = (width - 1) * 8
     while shift >= 0 {
       bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
       shift -= 8
+    }
+  }
+
+  /// Appends each of `values` in `width` bytes, the width looked at once for all of them: a file
+  /// has two or three references and offsets per object.
+  private static func appendBigEndian(
+    _ values: ArraySlice<Int>, width: Int, to bytes: inout [UInt8]
+  ) {
+    switch width {
+    case 1: for value in values { bytes.append(UInt8(truncatingIfNeeded: value)) }
+    case 2:
+      for value in values {
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value))
+      }
+    case 3:
+      for value in values {
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value))
+      }
+    default: for value in values { appendBigEndian(UInt64(value), width: width, to: &bytes) }
     }
   }
 

@@ -157,7 +157,7 @@ private let everyType = Value.dictionary([
   }
 
   /// References and offsets take the fewest bytes that hold the largest value.
-  @Test(arguments: [(10, 1, 1), (300, 2, 2), (5_000, 2, 3)])
+  @Test(arguments: [(10, 1, 1), (300, 2, 2), (5_000, 2, 3), (70_000, 3, 3)])
   func widthsGrowWithTheFile(strings: Int, referenceWidth: UInt8, offsetWidth: UInt8) throws {
     let value = Value.array((0..<strings).map { .string("string number \($0)") })
     let file = bytes(of: value)
