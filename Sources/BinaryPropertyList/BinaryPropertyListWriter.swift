@@ -63,14 +63,15 @@ public struct BinaryPropertyListWriter {
       if known != next { return known }
     }
     offsets.append(bytes.count)
+    var string = string
     // Or-ed over contiguous bytes, several times faster than the view's iterator.
-    let isASCII =
-      string.utf8.withContiguousStorageIfAvailable { $0.reduce(0, |) < 0x80 }
-      ?? string.utf8.allSatisfy { $0 < 0x80 }
-    if isASCII {
+    let isASCII = string.withUTF8 { utf8 in
+      guard utf8.reduce(0, |) < 0x80 else { return false }
       Self.appendHeader(0x5, count: length, to: &bytes)
-      bytes.append(contentsOf: string.utf8)
-    } else {
+      bytes.append(contentsOf: utf8)
+      return true
+    }
+    if !isASCII {
       let units = UTF16Transcoding.bigEndianUTF16(of: string, into: &scratch)
       Self.appendHeader(0x6, count: units, to: &bytes)
       bytes.append(contentsOf: scratch[0..<(2 * units)])
@@ -143,12 +144,16 @@ public struct BinaryPropertyListWriter {
 
   /// Adds a data object.
   public mutating func addData(_ data: some Collection<UInt8>) -> Int {
+    // Copied whole where the bytes are contiguous, as `Data`'s are, not element by element.
+    data.withContiguousStorageIfAvailable { addData(UnsafeRawBufferPointer($0)) }
+      ?? addData(Array(data))
+  }
+
+  /// Adds a data object of the bytes in a buffer.
+  public mutating func addData(_ data: UnsafeRawBufferPointer) -> Int {
     offsets.append(bytes.count)
     Self.appendHeader(0x4, count: data.count, to: &bytes)
-    // Copied whole where the bytes are contiguous, as `Data`'s are, not element by element.
-    if data.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-      bytes.append(contentsOf: data)
-    }
+    bytes.append(contentsOf: data)
     return offsets.count - 1
   }
 

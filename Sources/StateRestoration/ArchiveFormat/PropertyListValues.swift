@@ -260,7 +260,8 @@ extension BinaryPropertyListWriter {
     case .real(let value): return addReal(value)
     // Only short values (labels, states, raw values) repeat often enough to pay for a lookup.
     case .string(let value): return addString(value, uniquing: value.utf8.count <= 16)
-    case .data(let value): return addData(value)
+    // Through its buffer: `Data`'s own contiguous-storage call is not specialized here.
+    case .data(let value): return value.withUnsafeBytes { addData($0) }
     case .date(let value): return addDate(value.timeIntervalSinceReferenceDate)
     case .reference(let path):
       guard let object = reference(path, &self) else {
