@@ -99,6 +99,21 @@ private let everyType = Value.dictionary([
     #expect(writer.objectCount == 9)
   }
 
+  /// Data from a buffer, from a contiguous collection and from one that is not are the same file.
+  @Test func dataIsWrittenAlikeFromEveryKindOfCollection() throws {
+    let payload: [UInt8] = (0..<40).map { UInt8($0 * 7 % 256) }
+    func file(_ add: (inout BinaryPropertyListWriter) -> Int) -> [UInt8] {
+      var writer = BinaryPropertyListWriter()
+      let top = add(&writer)
+      return writer.makeBytes(top: top)
+    }
+    let fromBuffer = file { writer in payload.withUnsafeBytes { writer.addData($0) } }
+    #expect(fromBuffer == file { $0.addData(payload) })
+    #expect(fromBuffer == file { $0.addData(payload.lazy.map { $0 }) })
+    let reader = try BinaryPropertyListReader(fromBuffer)
+    #expect(try Array(reader.data(reader.topObject)) == payload)
+  }
+
   /// Containers and UIDs are written after the scalars, UIDs with the values a mapping gives.
   @Test func uidsAreWrittenWithTheValuesTheMappingGives() throws {
     var writer = BinaryPropertyListWriter()
