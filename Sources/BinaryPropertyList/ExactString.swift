@@ -29,8 +29,7 @@ package struct ExactString: Hashable {
 
   package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-  // The hash is a seeded hash of the bytes already: hashing it again at every lookup and
-  // every resize cost as much as the rest of the lookup.
+  // A seeded hash of the bytes already: hashing it again cost as much as the rest of a lookup.
   package func _rawHashValue(seed: Int) -> Int { hash ^ seed }
 
   /// Whether the first `count` UTF-8 bytes of two strings, each at least that long, are equal.

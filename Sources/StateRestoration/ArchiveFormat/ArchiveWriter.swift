@@ -43,9 +43,7 @@ struct ArchiveWriter {
   }
 
   /// Writes a value; a reference's path becomes the record `records` gives it (none throws).
-  mutating func add(
-    _ value: StateValue, records: [PathKey: Int]
-  ) throws(RestorationError) -> Int {
+  mutating func add(_ value: StateValue, records: [PathKey: Int]) throws(RestorationError) -> Int {
     var uids = uidOfRecord
     uidOfRecord = []
     defer { uidOfRecord = uids }

@@ -57,6 +57,8 @@ struct ValueReader {
     self.maxDepth = maxDepth
     self.paths = paths
     nameOfObject = Array(repeating: -1, count: file.objectCount)
+    // Each growth hashes every name again, through Unicode normalization; a bounded guess.
+    numbers.reserveCapacity(min(file.objectCount / 8, 4096))
     // A file that shares nothing holds fewer values than objects, and fewer string and data
     // bytes than it has bytes.
     budget = 2 * (file.bytes.count + file.objectCount)
