@@ -34,6 +34,8 @@ public struct BinaryPropertyListWriter {
   private struct ScalarKey: Hashable {
     var marker: UInt8
     var bits: UInt64
+    // The standard library's one-word seeded hash: a `Hasher` of both fields cost twice as much.
+    func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: bits)._rawHashValue(seed: seed) }
   }
   /// Where a string's UTF-16 is made before it is copied into the file.
   private var scratch: [UInt8] = []

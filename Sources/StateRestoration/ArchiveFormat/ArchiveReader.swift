@@ -113,8 +113,7 @@ private struct ArchiveContents {
   var reader: ValueReader
   private var layoutStrings: [Int: String] = [:]
 
-  /// Reads and checks every byte of an archive, the checksum first: a torn file is never
-  /// half-read.
+  /// Reads and checks every byte of an archive, the checksum first: a torn file is never read.
   init(
     _ bytes: [UInt8], limits: ArchiveLimits, migrations: [RestorationMigration], appVersion: String?
   ) throws(RestorationError) {
@@ -476,8 +475,7 @@ package final class CheckedArchive {
   private let file: BinaryPropertyListReader
   private var state: Entries
 
-  /// Reads and checks every byte of an archive, the checksum first: a torn file is never
-  /// half-read.
+  /// Reads and checks every byte of an archive, the checksum first: a torn file is never read.
   package init(
     _ bytes: [UInt8], limits: ArchiveLimits, migrations: [RestorationMigration] = [],
     appVersion: String? = nil

@@ -103,6 +103,8 @@ final class PreservationPass {
     var restorationClass: ObjectIdentifier?
     var kind: RestorationKind
     var storyboard: StoryboardReference?
+    // Objects of one class nearly always share the rest: its identity alone is hashed.
+    func _rawHashValue(seed: Int) -> Int { type._rawHashValue(seed: seed) }
   }
 
   init(

@@ -208,8 +208,7 @@ final class RestorationPass {
     return existing[PathKey(path)].map { existingObjects[$0] }
   }
 
-  /// Asks the restored container of a record's path for a child with the same identifier and
-  /// index.
+  /// Asks the restored container of a record's path for a child of the same identifier and index.
   private func childOfLocatedContainer(ofRecord record: Int) -> (any StateRestoring)? {
     guard let container = locatedContainer(ofRecord: record),
       let node = container.object.restorationNode,
