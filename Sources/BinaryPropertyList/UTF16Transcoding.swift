@@ -51,10 +51,11 @@ enum UTF16Transcoding {
   /// Big-endian UTF-16 as a string, each unpaired surrogate a U+FFFD; `start` and `count` lie
   /// inside `bytes`, checked by the caller.
   static func string(fromBigEndianUTF16 bytes: [UInt8], start: Int, count: Int) -> String {
-    bytes.withUnsafeBufferPointer { input in
-      String(unsafeUninitializedCapacity: count * 3) { output in
+    // Made apart, then copied into a string of its size: a string keeps its capacity for life.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count * 3) { output in
+      bytes.withUnsafeBufferPointer { input in
         guard count > 0, let first = input.baseAddress, let target = output.baseAddress else {
-          return 0
+          return ""
         }
         // Pointers, not indices: the loop runs once per character, and index arithmetic is
         // checked for overflow at every step.
@@ -98,7 +99,8 @@ enum UTF16Transcoding {
             put(0x80 | scalar & 0x3F)
           }
         }
-        return out - target
+        return String(
+          decoding: UnsafeBufferPointer(start: target, count: out - target), as: UTF8.self)
       }
     }
   }

@@ -86,8 +86,7 @@ public struct RestorationArchive: Sendable, Hashable {
     }
   }
 
-  /// The format of the file the archive was read from; ``Version/current`` for one made in
-  /// memory.
+  /// The format of the file the archive was read from; ``Version/current`` for one in memory.
   ///
   /// It describes the file, not the archive: ``encoded()`` always writes the current format, and
   /// two archives that differ only in it are equal.

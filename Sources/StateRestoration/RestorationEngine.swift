@@ -38,8 +38,7 @@ public final class RestorationEngine {
   public var logger: Logger {
     didSet { applyLogLevel() }
   }
-  /// An object restoration code can reach through ``StateDecoder/applicationContext``; held
-  /// weakly.
+  /// An object restoration code reaches through ``StateDecoder/applicationContext``; weak.
   public weak var applicationContext: AnyObject?
   /// The clock used for archive timestamps.
   public var now: @Sendable () -> Date = { Date() }
