@@ -37,8 +37,6 @@ public struct BinaryPropertyListWriter {
     // The standard library's one-word seeded hash: a `Hasher` of both fields cost twice as much.
     func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: bits)._rawHashValue(seed: seed) }
   }
-  /// Where a string's UTF-16 is made before it is copied into the file.
-  private var scratch: [UInt8] = []
 
   /// The longest string, in UTF-8 bytes, written once however often it is added: names, keys
   /// and labels repeat, long texts seldom do, and finding a repeat costs a hash of every byte.
@@ -66,17 +64,17 @@ public struct BinaryPropertyListWriter {
     }
     offsets.append(bytes.count)
     var string = string
-    // Or-ed over contiguous bytes, several times faster than the view's iterator.
-    let isASCII = string.withUTF8 { utf8 in
-      guard utf8.reduce(0, |) < 0x80 else { return false }
-      Self.appendHeader(0x5, count: length, to: &bytes)
-      bytes.append(contentsOf: utf8)
-      return true
-    }
-    if !isASCII {
-      let units = UTF16Transcoding.bigEndianUTF16(of: string, into: &scratch)
-      Self.appendHeader(0x6, count: units, to: &bytes)
-      bytes.append(contentsOf: scratch[0..<(2 * units)])
+    string.withUTF8 { utf8 in
+      // Or-ed over contiguous bytes, several times faster than the view's iterator.
+      if utf8.reduce(0, |) < 0x80 {
+        Self.appendHeader(0x5, count: length, to: &bytes)
+        bytes.append(contentsOf: utf8)
+      } else {
+        UTF16Transcoding.withBigEndianUTF16(of: utf8) { utf16 in
+          Self.appendHeader(0x6, count: utf16.count / 2, to: &bytes)
+          bytes.append(contentsOf: utf16)
+        }
+      }
     }
     return next
   }

@@ -4,47 +4,47 @@
 
 /// Transcoding between `String`'s UTF-8 and the big-endian UTF-16 of property lists.
 enum UTF16Transcoding {
-  /// Writes `string`'s UTF-16 big-endian at the start of `buffer` (grown as needed), and
-  /// returns the number of code units.
-  static func bigEndianUTF16(of string: String, into buffer: inout [UInt8]) -> Int {
-    var string = string
-    return string.withUTF8 { utf8 in
-      // A code unit takes at most two bytes for each UTF-8 byte.
-      if buffer.count < 2 * utf8.count { buffer = Array(repeating: 0, count: 2 * utf8.count) }
-      return buffer.withUnsafeMutableBufferPointer { output in
-        guard let first = utf8.baseAddress, let target = output.baseAddress else { return 0 }
-        // Pointers, as in the reader below.
-        var source = first
-        let end = first + utf8.count
-        var out = target
-        func put(_ unit: UInt32) {
-          out[0] = UInt8(truncatingIfNeeded: unit >> 8)
-          out[1] = UInt8(truncatingIfNeeded: unit)
-          out += 2
-        }
-        // `String` holds valid UTF-8, so each lead byte says how many continuation bytes follow.
-        while source < end {
-          let lead = UInt32(source[0])
-          if lead < 0x80 {
-            put(lead)
-            source += 1
-          } else if lead < 0xE0 {
-            put((lead & 0x1F) << 6 | UInt32(source[1] & 0x3F))
-            source += 2
-          } else if lead < 0xF0 {
-            put((lead & 0x0F) << 12 | UInt32(source[1] & 0x3F) << 6 | UInt32(source[2] & 0x3F))
-            source += 3
-          } else {
-            let scalar =
-              (lead & 0x07) << 18 | UInt32(source[1] & 0x3F) << 12
-              | UInt32(source[2] & 0x3F) << 6 | UInt32(source[3] & 0x3F)
-            put(0xD800 | (scalar - 0x10000) >> 10)
-            put(0xDC00 | (scalar - 0x10000) & 0x3FF)
-            source += 4
-          }
-        }
-        return (out - target) / 2
+  /// Calls `body` with the big-endian UTF-16 of a `String`'s UTF-8 (whole sequences: each lead
+  /// byte is trusted), made in a temporary buffer.
+  static func withBigEndianUTF16(
+    of utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    // A code unit takes at most two bytes for each UTF-8 byte.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * utf8.count) { output in
+      guard let first = utf8.baseAddress, let target = output.baseAddress else {
+        return body(UnsafeBufferPointer(start: nil, count: 0))
       }
+      // Pointers, as in the reader below.
+      var source = first
+      let end = first + utf8.count
+      var out = target
+      func put(_ unit: UInt32) {
+        out[0] = UInt8(truncatingIfNeeded: unit >> 8)
+        out[1] = UInt8(truncatingIfNeeded: unit)
+        out += 2
+      }
+      // `String` holds valid UTF-8, so each lead byte says how many continuation bytes follow.
+      while source < end {
+        let lead = UInt32(source[0])
+        if lead < 0x80 {
+          put(lead)
+          source += 1
+        } else if lead < 0xE0 {
+          put((lead & 0x1F) << 6 | UInt32(source[1] & 0x3F))
+          source += 2
+        } else if lead < 0xF0 {
+          put((lead & 0x0F) << 12 | UInt32(source[1] & 0x3F) << 6 | UInt32(source[2] & 0x3F))
+          source += 3
+        } else {
+          let scalar =
+            (lead & 0x07) << 18 | UInt32(source[1] & 0x3F) << 12
+            | UInt32(source[2] & 0x3F) << 6 | UInt32(source[3] & 0x3F)
+          put(0xD800 | (scalar - 0x10000) >> 10)
+          put(0xDC00 | (scalar - 0x10000) & 0x3FF)
+          source += 4
+        }
+      }
+      body(UnsafeBufferPointer(start: target, count: out - target))
     }
   }
 
