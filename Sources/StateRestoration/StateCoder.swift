@@ -52,24 +52,31 @@ public final class StateCoder {
     private var places: [String: Int]?
     /// The values written so far, kept up to date once asked for.
     var resolved: KeyedValues?
+    /// A bit for each byte count (modulo 64) of the keys written: most keys are told apart by it.
+    private var lengths: UInt64 = 0
 
     /// Removes every write, keeping the storage.
     mutating func removeAll() {
       keys.removeAll(keepingCapacity: true)
       writes.removeAll(keepingCapacity: true)
-      (places, resolved) = (nil, nil)
+      (places, resolved, lengths) = (nil, nil, 0)
     }
 
     mutating func append(_ write: Write, forKey key: String) {
-      let place =
-        places.map { $0[key] }
-        ?? keys.indices.last { keys[$0] == key }.flatMap { writes[$0].isRemoval ? nil : $0 }
+      var place: Int?
+      let length: UInt64 = 1 << (key.utf8.count & 63)
+      if let places {
+        place = places[key]
+      } else if lengths & length != 0, let index = keys.lastIndex(of: key) {
+        place = writes[index].isRemoval ? nil : index
+      }
       if let place {
         writes[place] = write
         if write.isRemoval { places?[key] = nil }
       } else if !write.isRemoval {
         keys.append(key)
         writes.append(write)
+        lengths |= length
         places?[key] = keys.count - 1
         if places == nil, keys.count > 16 {
           let (keys, writes) = (keys, writes)
@@ -78,8 +85,7 @@ public final class StateCoder {
             uniquingKeysWith: max)
         }
       }
-      guard var values = resolved else { return }
-      resolved = nil
+      guard var values = resolved.take() else { return }
       StateCoder.apply(write, forKey: key, to: &values)
       resolved = values
     }
@@ -149,7 +155,7 @@ public final class StateCoder {
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String, sensitive: Bool) {
     if sensitive {
       sensitiveKeys.insert(key)
-      record(.removal, forKey: key)
+      log.append(.removal, forKey: key)
     } else {
       encode(value, forKey: key)
     }
@@ -169,7 +175,7 @@ public final class StateCoder {
       return encode(objects, forKey: key)
     }
     do {
-      record(.value(try StateValue.encoding(value)), forKey: key)
+      log.append(.value(try StateValue.encoding(value)), forKey: key)
     } catch {
       var located = error
       located.key = key
@@ -184,7 +190,7 @@ public final class StateCoder {
   /// A ``StateValue/reference(_:)`` must name the path of an object in the archive; during a
   /// preservation one that does not leaves the key out, and the report says why.
   public func encodeValue(_ value: StateValue, forKey key: String) {
-    record(.value(value), forKey: key)
+    log.append(.value(value), forKey: key)
   }
 
   /// Writes a reference to another restorable object, and adds that object to the archive.
@@ -194,15 +200,15 @@ public final class StateCoder {
   /// removes the key.
   public func encode(_ object: (any StateRestoring)?, forKey key: String) {
     guard let object else {
-      record(.removal, forKey: key)
+      log.append(.removal, forKey: key)
       return
     }
     if let pass {
       guard let (number, path) = pass.encodeReference(to: object, key: key, from: identifierPath)
       else { return }
-      record(.record(number, path: path), forKey: key)
+      log.append(.record(number, path: path), forKey: key)
     } else if let path = resolver.path(of: object) {
-      record(.value(.reference(path)), forKey: key)
+      log.append(.value(.reference(path)), forKey: key)
     }
   }
 
@@ -219,10 +225,10 @@ public final class StateCoder {
         numbers.append(number)
         paths.append(path)
       }
-      record(.records(numbers, paths: paths), forKey: key)
+      log.append(.records(numbers, paths: paths), forKey: key)
     } else {
       let paths = objects.compactMap { resolver.path(of: $0) }
-      record(.value(.array(paths.map(StateValue.reference))), forKey: key)
+      log.append(.value(.array(paths.map(StateValue.reference))), forKey: key)
     }
   }
 
@@ -235,11 +241,7 @@ public final class StateCoder {
 
   /// Removes a key's value, if any.
   public func removeValue(forKey key: String) {
-    record(.removal, forKey: key)
-  }
-
-  private func record(_ write: Write, forKey key: String) {
-    log.append(write, forKey: key)
+    log.append(.removal, forKey: key)
   }
 
   /// Applies a write to values: a removal removes the key, a value replaces the key's or is

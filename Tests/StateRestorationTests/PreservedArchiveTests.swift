@@ -110,6 +110,27 @@ import Testing
     #expect(archive.topLevel["key5"] == .bool(true))
   }
 
+  /// Keys of one byte count, and of byte counts 64 apart, are still told apart and replaced.
+  @Test func keysOfOneLengthAreReplacedNotRepeated() throws {
+    let long = "k" + String(repeating: "x", count: 64)
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in
+      for key in ["ka", "kb", "k", long] { coder.encode(key, forKey: key) }
+      coder.encode(1, forKey: "kb")
+      coder.encode(2, forKey: long)
+      coder.encode(3, forKey: "k")
+      coder.removeValue(forKey: "ka")
+      coder.encode(4, forKey: "ka")
+    }
+    let archive = try #require(engine(delegate).makeArchive(roots: []).archive)
+    let appKeys = archive.topLevel.keys.filter { $0.hasPrefix("k") }
+    #expect(appKeys == ["kb", "k", long, "ka"])
+    #expect(archive.topLevel["kb"] == .integer(1))
+    #expect(archive.topLevel[long] == .integer(2))
+    #expect(archive.topLevel["k"] == .integer(3))
+    #expect(archive.topLevel["ka"] == .integer(4))
+  }
+
   @Test func aCoderWithManyKeysKeepsOrderThroughRewritesAndRemovals() {
     let coder = StateCoder()
     for index in 0..<20 { coder.encode(index, forKey: "key\(index)") }
