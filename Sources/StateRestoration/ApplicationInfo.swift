@@ -16,10 +16,8 @@ public struct ApplicationInfo: Sendable, Hashable {
     systemVersion: String = ApplicationInfo.currentSystemVersion,
     userInterfaceIdiom: String = "unspecified"
   ) {
-    self.bundleIdentifier = bundleIdentifier
-    self.bundleVersion = bundleVersion
-    self.systemVersion = systemVersion
-    self.userInterfaceIdiom = userInterfaceIdiom
+    (self.bundleIdentifier, self.bundleVersion) = (bundleIdentifier, bundleVersion)
+    (self.systemVersion, self.userInterfaceIdiom) = (systemVersion, userInterfaceIdiom)
   }
 
   /// The running system's name and release, such as `Linux 6.1.0`.

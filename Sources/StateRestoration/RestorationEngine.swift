@@ -67,11 +67,8 @@ public final class RestorationEngine {
     settings: RestorationSettings = .fromEnvironment(),
     logger: Logger = Logger(label: "StateRestoration")
   ) {
-    self.applicationInfo = applicationInfo
-    self.store = store
-    self.registry = registry
-    self.settings = settings
-    self.logger = logger
+    (self.applicationInfo, self.store, self.registry) = (applicationInfo, store, registry)
+    (self.settings, self.logger) = (settings, logger)
     applyLogLevel()
   }
 

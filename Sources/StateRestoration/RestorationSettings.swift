@@ -21,9 +21,7 @@ public struct RestorationSettings: Sendable, Hashable {
     debugLogging: Bool = false,
     limits: ArchiveLimits = .default
   ) {
-    self.developerMode = developerMode
-    self.debugLogging = debugLogging
-    self.limits = limits
+    (self.developerMode, self.debugLogging, self.limits) = (developerMode, debugLogging, limits)
   }
 
   /// Settings with each switch turned on when given here or by its environment variable.

@@ -62,8 +62,11 @@ public final class StateCoder {
       (places, resolved, lengths) = (nil, nil, 0)
     }
 
-    mutating func append(_ write: Write, forKey key: String) {
+    /// Records a write; returns the one it replaces, for the caller to release.
+    @discardableResult
+    mutating func append(_ write: Write, forKey key: String) -> Write? {
       var place: Int?
+      var replaced: Write?
       let length: UInt64 = 1 << (key.utf8.count & 63)
       if let places {
         place = places[key]
@@ -71,6 +74,7 @@ public final class StateCoder {
         place = writes[index].isRemoval ? nil : index
       }
       if let place {
+        replaced = writes[place]
         writes[place] = write
         if write.isRemoval { places?[key] = nil }
       } else if !write.isRemoval {
@@ -85,14 +89,18 @@ public final class StateCoder {
             uniquingKeysWith: max)
         }
       }
-      guard var values = resolved.take() else { return }
-      StateCoder.apply(write, forKey: key, to: &values)
-      resolved = values
+      if var values = resolved.take() {
+        StateCoder.apply(write, forKey: key, to: &values)
+        resolved = values
+      }
+      return replaced
     }
   }
 
   /// The writes, in one value so that each is one access to the coder.
-  private(set) var log = Log()
+  // Unchecked, for speed (docs/Performance.md): an access runs the log's code alone and releases
+  // no value an app made (a `Data` may run the app's deallocator).
+  @exclusivity(unchecked) private(set) var log = Log()
   /// The pass the coder belongs to, which archives what it references.
   private weak var pass: PreservationPass?
   /// The paths of referenced objects, for a coder outside a pass.
@@ -107,8 +115,7 @@ public final class StateCoder {
   }
 
   init(identifierPath: String?, pass: PreservationPass?) {
-    self.identifierPath = identifierPath
-    self.pass = pass
+    (self.identifierPath, self.pass) = (identifierPath, pass)
     // Most objects write a handful of keys: one allocation instead of one per doubling.
     log.keys.reserveCapacity(8)
     log.writes.reserveCapacity(8)
@@ -120,7 +127,10 @@ public final class StateCoder {
     self.identifierPath = identifierPath
     if !sensitiveKeys.isEmpty { sensitiveKeys = [] }
     if !errors.isEmpty { errors = [] }
-    log.removeAll()
+    var emptied = Log()
+    swap(&emptied, &log)
+    emptied.removeAll()
+    swap(&emptied, &log)
   }
 
   /// The values written so far, in the order their keys were first written.
@@ -175,7 +185,9 @@ public final class StateCoder {
       return encode(objects, forKey: key)
     }
     do {
-      log.append(.value(try StateValue.encoding(value)), forKey: key)
+      // Made before the log is accessed: the value's own encode may write to this coder.
+      let encoded = try StateValue.encoding(value)
+      log.append(.value(encoded), forKey: key)
     } catch {
       var located = error
       located.key = key

@@ -66,8 +66,7 @@ public final class StateDecoder {
     identifierPath: String?, pass: RestorationPass?
   ) {
     (reading, self.archive, self.record) = (Reading(materialized: values), archive, record)
-    self.identifierPath = identifierPath
-    self.pass = pass
+    (self.identifierPath, self.pass) = (identifierPath, pass)
   }
 
   /// The archived value of a key: from the values when they are whole, else from the archive.

@@ -473,7 +473,8 @@ package final class CheckedArchive {
   let migrations: [Int: [RestorationMigration]]
   private let recordsByPath: [PathKey: Int]
   private let file: BinaryPropertyListReader
-  private var state: Entries
+  // Unchecked, for speed (docs/Performance.md): an access runs the reader's code on its values.
+  @exclusivity(unchecked) private var state: Entries
 
   /// Reads and checks every byte of an archive, the checksum first: a torn file is never read.
   package init(

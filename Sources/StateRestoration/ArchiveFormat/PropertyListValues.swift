@@ -53,9 +53,7 @@ struct ValueReader {
   private var dictionaries = 0
 
   init(file: BinaryPropertyListReader, maxDepth: Int, paths: [String]?) {
-    self.file = file
-    self.maxDepth = maxDepth
-    self.paths = paths
+    (self.file, self.maxDepth, self.paths) = (file, maxDepth, paths)
     nameOfObject = Array(repeating: -1, count: file.objectCount)
     // Each growth hashes every name again, through Unicode normalization; a bounded guess.
     numbers.reserveCapacity(min(file.objectCount / 8, 4096))

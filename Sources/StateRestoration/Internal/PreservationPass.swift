@@ -90,7 +90,8 @@ final class PreservationPass {
       return (record, nil)
     }
   }
-  private var walk = Walk()
+  // Unchecked, for speed (docs/Performance.md): no app code runs or object is freed in a step.
+  @exclusivity(unchecked) private var walk = Walk()
   /// Records whose values reference paths that had no record yet when their encode returned.
   private var deferred: [(record: Int, coder: StateCoder)] = []
   /// An archived object's coder that nothing else holds, to reuse for the next object.
@@ -111,10 +112,7 @@ final class PreservationPass {
     registry: RestorationRegistry, classNames: ClassNames, limits: ArchiveLimits,
     warn: @escaping (String) -> Void
   ) {
-    self.registry = registry
-    self.classNames = classNames
-    self.limits = limits
-    self.warn = warn
+    (self.registry, self.classNames, self.limits, self.warn) = (registry, classNames, limits, warn)
     resolver.onCycle = { [unowned self] in self.issue(.parentCycle, nil, $0) }
   }
 

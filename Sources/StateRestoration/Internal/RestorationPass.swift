@@ -38,11 +38,8 @@ final class RestorationPass {
     delegate: (any RestorationDelegate)?, applicationContext: AnyObject?,
     classNames: ClassNames, debug: ((String) -> Void)?, warn: @escaping (String) -> Void
   ) {
-    self.archive = archive
-    self.registry = registry
-    self.delegate = delegate
-    self.applicationContext = applicationContext
-    self.classNames = classNames
+    (self.archive, self.registry, self.delegate) = (archive, registry, delegate)
+    (self.applicationContext, self.classNames) = (applicationContext, classNames)
     (debugSink, self.warn) = (debug, warn)
     resolver = IdentifierPathResolver()
     resolver.onCycle = { [unowned self] message in self.warning(message) }
