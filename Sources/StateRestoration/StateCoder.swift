@@ -38,14 +38,17 @@ public final class StateCoder {
   }
 
   /// The identifier path of the object this coder belongs to; nil for the top-level coder.
-  public private(set) var identifierPath: String?
+  public var identifierPath: String? { log.identifierPath }
   /// Keys whose values are kept out of the archive (see ``encode(_:forKey:sensitive:)``).
-  public private(set) var sensitiveKeys: Set<String> = []
+  public var sensitiveKeys: Set<String> { log.sensitiveKeys }
   /// Errors from encoding `Codable` values, kept for the preservation report.
-  package private(set) var errors: [RestorationError] = []
-  /// Each key once, in the order first written (again after a removal), with its last write: a
-  /// replaced value is gone before the record is written, and a removed key's is `.removal`.
+  package var errors: [RestorationError] { log.errors }
+  /// What the coder holds for its object: each key once, in the order first written (again after
+  /// a removal), with its last write (a removed key's is `.removal`), and the errors.
   struct Log {
+    var identifierPath: String?
+    var sensitiveKeys: Set<String> = []
+    var errors: [RestorationError] = []
     var keys: [String] = []
     var writes: [Write] = []
     /// The place of each key not removed, once there are more than a handful to compare.
@@ -55,10 +58,11 @@ public final class StateCoder {
     /// A bit for each byte count (modulo 64) of the keys written: most keys are told apart by it.
     private var lengths: UInt64 = 0
 
-    /// Removes every write, keeping the storage.
+    /// Removes every write and error, keeping the storage.
     mutating func removeAll() {
       keys.removeAll(keepingCapacity: true)
       writes.removeAll(keepingCapacity: true)
+      if !sensitiveKeys.isEmpty || !errors.isEmpty { (sensitiveKeys, errors) = ([], []) }
       (places, resolved, lengths) = (nil, nil, 0)
     }
 
@@ -97,7 +101,7 @@ public final class StateCoder {
     }
   }
 
-  /// The writes, in one value so that each is one access to the coder.
+  /// What the coder holds, in one value so that each use of it is one access to the coder.
   // Unchecked, for speed (docs/Performance.md): an access runs the log's code alone and releases
   // no value an app made (a `Data` may run the app's deallocator).
   @exclusivity(unchecked) private(set) var log = Log()
@@ -115,7 +119,7 @@ public final class StateCoder {
   }
 
   init(identifierPath: String?, pass: PreservationPass?) {
-    (self.identifierPath, self.pass) = (identifierPath, pass)
+    (log.identifierPath, self.pass) = (identifierPath, pass)
     // Most objects write a handful of keys: one allocation instead of one per doubling.
     log.keys.reserveCapacity(8)
     log.writes.reserveCapacity(8)
@@ -124,12 +128,10 @@ public final class StateCoder {
   /// Empties the coder for another object of its pass, keeping its storage: most objects'
   /// coders are archived and held by nothing else, and making one costs three allocations.
   func reset(identifierPath: String) {
-    self.identifierPath = identifierPath
-    if !sensitiveKeys.isEmpty { sensitiveKeys = [] }
-    if !errors.isEmpty { errors = [] }
     var emptied = Log()
     swap(&emptied, &log)
     emptied.removeAll()
+    emptied.identifierPath = identifierPath
     swap(&emptied, &log)
   }
 
@@ -164,7 +166,7 @@ public final class StateCoder {
   /// stays so in this coder: a later write to it is withheld too.
   public func encode<T: StateValueConvertible>(_ value: T, forKey key: String, sensitive: Bool) {
     if sensitive {
-      sensitiveKeys.insert(key)
+      log.sensitiveKeys.insert(key)
       log.append(.removal, forKey: key)
     } else {
       encode(value, forKey: key)
@@ -192,7 +194,7 @@ public final class StateCoder {
       var located = error
       located.key = key
       located.identifierPath = identifierPath
-      errors.append(located)
+      log.errors.append(located)
       throw located
     }
   }
