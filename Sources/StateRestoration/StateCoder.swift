@@ -43,8 +43,8 @@ public final class StateCoder {
   public var sensitiveKeys: Set<String> { log.sensitiveKeys }
   /// Errors from encoding `Codable` values, kept for the preservation report.
   package var errors: [RestorationError] { log.errors }
-  /// What the coder holds for its object: each key once, in the order first written (again after
-  /// a removal), with its last write (a removed key's is `.removal`), and the errors.
+  /// What the coder holds for its object: its path, each key once in the order first written
+  /// (again after a removal) with its last write (a removed key's is `.removal`), and errors.
   struct Log {
     var identifierPath: String?
     var sensitiveKeys: Set<String> = []
@@ -58,7 +58,7 @@ public final class StateCoder {
     /// A bit for each byte count (modulo 64) of the keys written: most keys are told apart by it.
     private var lengths: UInt64 = 0
 
-    /// Removes every write and error, keeping the storage.
+    /// Removes every write, sensitive key and error, keeping the storage.
     mutating func removeAll() {
       keys.removeAll(keepingCapacity: true)
       writes.removeAll(keepingCapacity: true)
