@@ -99,7 +99,7 @@ struct ArchiveWriter {
       }
       let key = log.keys[index]
       // Records of a type write their keys in one order, some skipped: the search starts after
-      // the last key found.
+      // the last key found, where a new key is placed, so that the list learns that order.
       if let place = known[next...].firstIndex(where: { $0.key == key })
         ?? known[..<next].firstIndex(where: { $0.key == key })
       {
@@ -108,8 +108,8 @@ struct ArchiveWriter {
       } else {
         keys.append(plist.addString(key))
         if known.count < 32 {
-          known.append((key, keys[keys.count - 1]))
-          next = known.count
+          known.insert((key, keys[keys.count - 1]), at: next)
+          next += 1
         }
       }
     }
