@@ -280,52 +280,38 @@ final class FactCollector: SyntaxVisitor {
     typeStack.append((types.count - 1, functionStack.count))
   }
 
-  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+  private func enterType(
+    _ kind: TypeDeclaration.Kind, _ node: some DeclGroupSyntax, name: String
+  ) -> SyntaxVisitorContinueKind {
     enterType(
-      .classType, name: node.name.text, inheritance: node.inheritanceClause,
-      attributes: node.attributes, node: node)
+      kind, name: name, inheritance: node.inheritanceClause, attributes: node.attributes,
+      node: node)
     return .visitChildren
+  }
+
+  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+    enterType(.classType, node, name: node.name.text)
+  }
+  override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+    enterType(.structType, node, name: node.name.text)
+  }
+  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+    enterType(.enumType, node, name: node.name.text)
+  }
+  override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+    enterType(.actorType, node, name: node.name.text)
+  }
+  override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+    enterType(.protocolType, node, name: node.name.text)
+  }
+  override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+    enterType(.extensionType, node, name: Self.typeName(node.extendedType))
   }
   override func visitPost(_ node: ClassDeclSyntax) { typeStack.removeLast() }
-
-  override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-    enterType(
-      .structType, name: node.name.text, inheritance: node.inheritanceClause,
-      attributes: node.attributes, node: node)
-    return .visitChildren
-  }
   override func visitPost(_ node: StructDeclSyntax) { typeStack.removeLast() }
-
-  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-    enterType(
-      .enumType, name: node.name.text, inheritance: node.inheritanceClause,
-      attributes: node.attributes, node: node)
-    return .visitChildren
-  }
   override func visitPost(_ node: EnumDeclSyntax) { typeStack.removeLast() }
-
-  override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-    enterType(
-      .actorType, name: node.name.text, inheritance: node.inheritanceClause,
-      attributes: node.attributes, node: node)
-    return .visitChildren
-  }
   override func visitPost(_ node: ActorDeclSyntax) { typeStack.removeLast() }
-
-  override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
-    enterType(
-      .protocolType, name: node.name.text, inheritance: node.inheritanceClause,
-      attributes: node.attributes, node: node)
-    return .visitChildren
-  }
   override func visitPost(_ node: ProtocolDeclSyntax) { typeStack.removeLast() }
-
-  override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-    enterType(
-      .extensionType, name: Self.typeName(node.extendedType), inheritance: node.inheritanceClause,
-      attributes: node.attributes, node: node)
-    return .visitChildren
-  }
   override func visitPost(_ node: ExtensionDeclSyntax) { typeStack.removeLast() }
 
   // MARK: Functions
