@@ -264,10 +264,10 @@ final class FactCollector: SyntaxVisitor {
   // MARK: Types
 
   private func enterType(
-    _ kind: TypeDeclaration.Kind, name: String, inheritance: InheritanceClauseSyntax?,
-    attributes: AttributeListSyntax, node: some SyntaxProtocol
-  ) {
-    let inherited = inheritance?.inheritedTypes.map { Self.typeName($0.type) } ?? []
+    _ kind: TypeDeclaration.Kind, _ node: some DeclGroupSyntax, name: String
+  ) -> SyntaxVisitorContinueKind {
+    let attributes = node.attributes
+    let inherited = node.inheritanceClause?.inheritedTypes.map { Self.typeName($0.type) } ?? []
     let attributeNames = attributes.compactMap {
       $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription
     }
@@ -278,14 +278,6 @@ final class FactCollector: SyntaxVisitor {
         kind: kind, name: name, inherited: inherited, attributes: attributeNames,
         objcName: objcName, propertyTypes: [:], line: line(node)))
     typeStack.append((types.count - 1, functionStack.count))
-  }
-
-  private func enterType(
-    _ kind: TypeDeclaration.Kind, _ node: some DeclGroupSyntax, name: String
-  ) -> SyntaxVisitorContinueKind {
-    enterType(
-      kind, name: name, inheritance: node.inheritanceClause, attributes: node.attributes,
-      node: node)
     return .visitChildren
   }
 
