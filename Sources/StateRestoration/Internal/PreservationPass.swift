@@ -290,7 +290,7 @@ final class PreservationPass {
     _ coder: StateCoder, record: Int, final: Bool
   ) -> [(key: String, value: Int)]? {
     let log = coder.log
-    let sensitive = coder.sensitiveKeys
+    let sensitive = log.sensitiveKeys
     let recordsByPath = walk.recordsByPath
     // The writes of sensitive keys, and of keys left out. A reference made by hand is checked
     // before anything is written: its record may come later in the walk, and a key that cannot
