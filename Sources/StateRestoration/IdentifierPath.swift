@@ -28,9 +28,7 @@ public enum IdentifierPath {
   /// receive them.
   ///
   /// Every `/` separates two components, as in UIKit, whatever character follows it.
-  public static func components(of path: String) -> [String] {
-    components(of: path, after: [])
-  }
+  public static func components(of path: String) -> [String] { components(of: path, after: []) }
 
   /// The components of a path that starts with the path of `parent`'s components and a `/`:
   /// siblings share their parent's.
@@ -176,9 +174,7 @@ struct IdentifierPathResolver {
   func parent(of object: ObjectIdentifier) -> ObjectIdentifier? { known[object]?.parent }
 
   /// An object's identifier path, or nil when it has no identifier.
-  mutating func path(of object: any StateRestoring) -> String? {
-    resolve(object).path
-  }
+  mutating func path(of object: any StateRestoring) -> String? { resolve(object).path }
 
   /// The link to what scopes an object's path: its container for a node, else its
   /// `restorationParent`.

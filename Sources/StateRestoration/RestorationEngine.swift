@@ -81,9 +81,7 @@ public final class RestorationEngine {
     logger.debug("\(message())")
   }
 
-  func warn(_ message: String) {
-    logger.warning("\(message)")
-  }
+  func warn(_ message: String) { logger.warning("\(message)") }
 
   // MARK: - Preservation
 

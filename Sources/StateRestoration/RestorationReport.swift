@@ -204,9 +204,7 @@ public struct RestorationReport: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The status of the object at an identifier path, or nil if the archive had no such object.
-  public func status(of identifierPath: String) -> Status? {
-    entry(for: identifierPath)?.status
-  }
+  public func status(of identifierPath: String) -> Status? { entry(for: identifierPath)?.status }
 
   /// The identifier paths of the objects that were restored.
   public var restoredPaths: [String] {

@@ -55,15 +55,27 @@ public final class StateCoder {
     private var places: [String: Int]?
     /// The values written so far, kept up to date once asked for.
     var resolved: KeyedValues?
-    /// A bit for each byte count (modulo 64) of the keys written: most keys are told apart by it.
+    /// A bit for each key written, from its byte count for the first dozen, then from its
+    /// ``ending(_:)``; every bit for a key not ASCII, which may equal one of other bytes (`"é"`).
     private var lengths: UInt64 = 0
+    private var endings: UInt64 = 0
 
     /// Removes every write, sensitive key and error, keeping the storage.
     mutating func removeAll() {
       keys.removeAll(keepingCapacity: true)
       writes.removeAll(keepingCapacity: true)
       if !sensitiveKeys.isEmpty || !errors.isEmpty { (sensitiveKeys, errors) = ([], []) }
-      (places, resolved, lengths) = (nil, nil, 0)
+      (places, resolved, lengths, endings) = (nil, nil, 0, 0)
+    }
+
+    /// A bit from an ASCII key's byte count and last two bytes, where numbered keys differ.
+    private static func ending(_ key: String) -> UInt64 {
+      var key = key
+      return key.withUTF8 { utf8 in
+        guard let last = utf8.last, utf8.reduce(0, |) < 0x80 else { return ~0 }
+        let previous = utf8.count > 1 ? Int(utf8[utf8.count - 2]) : 0
+        return 1 << ((Int(last) &+ 10 &* previous &+ 7 &* utf8.count) & 63)
+      }
     }
 
     /// Records a write; returns the one it replaces, for the caller to release.
@@ -71,10 +83,13 @@ public final class StateCoder {
     mutating func append(_ write: Write, forKey key: String) -> Write? {
       var place: Int?
       var replaced: Write?
-      let length: UInt64 = 1 << (key.utf8.count & 63)
+      let (count, many) = (key.utf8.count, keys.count >= 12)
+      if many, endings == 0 { endings = keys.reduce(0) { $0 | Self.ending($1) } }
+      // As many UTF-16 code units as UTF-8 bytes only in ASCII, which knows both counts.
+      let bit: UInt64 = many ? Self.ending(key) : count == key.utf16.count ? 1 << (count & 63) : ~0
       if let places {
         place = places[key]
-      } else if lengths & length != 0, let index = keys.lastIndex(of: key) {
+      } else if (many ? endings : lengths) & bit != 0, let index = keys.lastIndex(of: key) {
         place = writes[index].isRemoval ? nil : index
       }
       if let place {
@@ -84,9 +99,9 @@ public final class StateCoder {
       } else if !write.isRemoval {
         keys.append(key)
         writes.append(write)
-        lengths |= length
+        if many { endings |= bit } else { lengths |= bit }
         places?[key] = keys.count - 1
-        if places == nil, keys.count > 16 {
+        if places == nil, keys.count > 64 {
           let (keys, writes) = (keys, writes)
           places = Dictionary(
             keys.indices.filter { !writes[$0].isRemoval }.map { (keys[$0], $0) },
@@ -254,9 +269,7 @@ public final class StateCoder {
   }
 
   /// Removes a key's value, if any.
-  public func removeValue(forKey key: String) {
-    log.append(.removal, forKey: key)
-  }
+  public func removeValue(forKey key: String) { log.append(.removal, forKey: key) }
 
   /// Applies a write to values: a removal removes the key, a value replaces the key's or is
   /// appended.

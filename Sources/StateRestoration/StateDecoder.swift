@@ -241,9 +241,7 @@ public final class StateDecoder {
   }
 
   /// Writes a line to the restoration debug log (when debug logging is on).
-  public func debugLog(_ message: String) {
-    pass?.debug(message)
-  }
+  public func debugLog(_ message: String) { pass?.debug(message) }
 
   private func located(_ error: RestorationError, key: String) -> RestorationError {
     var copy = error

@@ -131,6 +131,52 @@ import Testing
     #expect(archive.topLevel["ka"] == .integer(4))
   }
 
+  /// Keys that Swift calls equal are one key, however their bytes differ: a composed and a
+  /// decomposed `é` once repeated a key in the file, which then could not be read.
+  @Test(arguments: [0, 14, 70])
+  func keysEqualInSwiftAreOneKey(writtenBefore: Int) throws {
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in
+      for index in 0..<writtenBefore { coder.encode(index, forKey: "pad\(index)") }
+      coder.encode(1, forKey: "cl\u{E9}")
+      coder.encode(2, forKey: "cle\u{301}")
+      coder.encode(3, forKey: "\u{212A}")
+      coder.encode(4, forKey: "K")
+    }
+    let store = InMemoryArchiveStore()
+    _ = engine(delegate, store: store).preserveApplicationState(roots: [])
+    let bytes = try #require(try store.read(.archive, maxSize: .max))
+    let archive = try RestorationArchive(decoding: bytes)
+    #expect(archive.topLevel.keys.filter { $0 == "cl\u{E9}" || $0 == "K" }.count == 2)
+    #expect(archive.topLevel["cl\u{E9}"] == .integer(2))
+    #expect(archive.topLevel["K"] == .integer(4))
+  }
+
+  /// Past the first dozen keys, keys told apart by their last bytes, and keys that are not
+  /// ASCII, are still replaced, never repeated.
+  @Test func keysPastTheFirstDozenAreReplacedNotRepeated() throws {
+    let keys = (0..<30).map { "item\($0)" } + ["clé", "cle\u{301}s", "b", "ba", "ab"]
+    let delegate = TestDelegate()
+    delegate.willEncode = { coder in
+      for key in keys { coder.encode(key, forKey: key) }
+      coder.encode(25, forKey: "item25")
+      coder.encode(1, forKey: "clé")
+      coder.encode(2, forKey: "ab")
+      coder.removeValue(forKey: "item13")
+      coder.encode(13, forKey: "item13")
+      coder.encode(3, forKey: "cle\u{301}s")
+    }
+    let archive = try #require(engine(delegate).makeArchive(roots: []).archive)
+    let appKeys = archive.topLevel.keys.filter { keys.contains($0) }
+    #expect(appKeys == keys.filter { $0 != "item13" } + ["item13"])
+    #expect(archive.topLevel["item25"] == .integer(25))
+    #expect(archive.topLevel["clé"] == .integer(1))
+    #expect(archive.topLevel["ab"] == .integer(2))
+    #expect(archive.topLevel["item13"] == .integer(13))
+    #expect(archive.topLevel["cle\u{301}s"] == .integer(3))
+    #expect(archive.topLevel["item29"] == .string("item29"))
+  }
+
   @Test func aCoderWithManyKeysKeepsOrderThroughRewritesAndRemovals() {
     let coder = StateCoder()
     for index in 0..<20 { coder.encode(index, forKey: "key\(index)") }

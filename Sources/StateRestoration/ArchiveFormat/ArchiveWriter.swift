@@ -13,7 +13,7 @@ struct ArchiveWriter {
   private var stateOfRecord: [Int] = []
   private var uidOfRecord: [Int] = []
   private var sensitiveKeys: [Int: [String]] = [:]
-  /// By type, the keys its records wrote and their objects, up to 32: records of one class
+  /// By type, the keys its records wrote and their objects, up to 64: records of one class
   /// write a few keys, found again by comparing them, cheaper than hashing them.
   private var keysOfType: [[(key: String, object: Int)]] = []
   /// A record's key and value objects while it is written, kept to reuse their storage.
@@ -107,7 +107,7 @@ struct ArchiveWriter {
         next = place + 1
       } else {
         keys.append(plist.addString(key))
-        if known.count < 32 {
+        if known.count < 64 {
           known.insert((key, keys[keys.count - 1]), at: next)
           next += 1
         }

@@ -117,9 +117,7 @@ final class PreservationPass {
   }
 
   /// The coder of the top level, whose references join the walk.
-  func makeTopLevelCoder() -> StateCoder {
-    StateCoder(identifierPath: nil, pass: self)
-  }
+  func makeTopLevelCoder() -> StateCoder { StateCoder(identifierPath: nil, pass: self) }
 
   /// Walks from the roots, encoding every object.
   func run(roots: [any StateRestoring]) {

@@ -314,9 +314,7 @@ final class RestorationPass {
   }
 
   /// Writes a line to the debug log, if debug logging is on.
-  func debug(_ message: @autoclosure () -> String) {
-    debugSink?(message())
-  }
+  func debug(_ message: @autoclosure () -> String) { debugSink?(message()) }
 
   func warning(_ message: String) {
     warnings.append(message)
