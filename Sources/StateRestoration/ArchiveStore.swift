@@ -111,7 +111,5 @@ public final class InMemoryArchiveStore: ArchiveStore {
   }
 
   /// Removes an item.
-  public func remove(_ item: ArchiveStoreItem) throws(RestorationError) {
-    contents[item] = nil
-  }
+  public func remove(_ item: ArchiveStoreItem) throws(RestorationError) { contents[item] = nil }
 }

@@ -187,6 +187,35 @@ import Testing
     #expect(rejected > 100)
   }
 
+  /// A decoder finds each key whatever order it asks in: as written, reversed, or skipping keys
+  /// and asking for absent ones, in records of a few keys and of many.
+  @Test(arguments: [5, 40])
+  func keysAreFoundInAnyOrderAsked(count: Int) throws {
+    let keys = (0..<count).map { "key\($0)" }
+    let orders = [
+      keys, keys.reversed(), keys.enumerated().map { $0 % 2 == 0 ? "absent\($0)" : $1 },
+    ]
+    let store = InMemoryArchiveStore()
+    for order in orders {
+      let saved = Probe()
+      saved.encode = { coder in
+        for (index, key) in keys.enumerated() { coder.encode(index, forKey: key) }
+      }
+      _ = makeEngine(store: store, delegate: TestDelegate()).preserveApplicationState(roots: [saved]
+      )
+      let restored = Probe()
+      var found: [String: Int] = [:]
+      restored.decode = { coder in
+        for key in order { found[key] = coder.decode(Int.self, forKey: key) }
+      }
+      _ = makeEngine(store: store, delegate: TestDelegate()).restoreApplicationState(roots: [
+        restored
+      ])
+      let expected = order.compactMap { key in keys.firstIndex(of: key).map { (key, $0) } }
+      #expect(found == Dictionary(uniqueKeysWithValues: expected), "\(order.prefix(3))")
+    }
+  }
+
   /// Arrays of integers decode as `[Int]` exactly as through their `StateValue`, whatever their
   /// elements (integers of every width,
   /// negative ones, one too large for `Int`, other types mixed in, nested arrays), and so must

@@ -60,10 +60,12 @@ private struct Entries {
   /// The entry of a record's key; `type` is the record's, `asked` as for
   /// ``CheckedArchive/object(forKey:record:asked:)``.
   mutating func entry(forKey key: String, record: Int, type: Int, asked: Int?) -> Int? {
-    guard let number = nameNumber(of: key, type: type, asked: asked) else {
-      return nil
-    }
+    guard let number = nameNumber(of: key, type: type, asked: asked) else { return nil }
     let range = entries[record]..<entries[record + 1]
+    // Decoders mostly ask for keys in the order they were written: the asked-th entry first.
+    if let asked, asked < range.count, keyNames[range.lowerBound + asked] == number {
+      return range.lowerBound + asked
+    }
     guard range.count > 16 else {
       for index in range where keyNames[index] == number { return index }
       return nil
