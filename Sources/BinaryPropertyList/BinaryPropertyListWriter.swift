@@ -27,6 +27,9 @@ public struct BinaryPropertyListWriter {
   private var strings: [ExactString: Int] = [:]
   private var integers: [Int64: Int] = [:]
   private var smallIntegers: [Int] = []
+  /// Strings of more than 16 bytes looked up adaptively, and found: no more are looked up once
+  /// fewer than 1 in 8 of 256 or more were found, as texts seldom repeat and labels do.
+  private var longerLookups = (made: 0, found: 0)
   /// The objects of false and true, or -1.
   private var booleans = [-1, -1]
   /// Other scalars by their marker byte and bits.
@@ -53,14 +56,21 @@ public struct BinaryPropertyListWriter {
   /// Adds a string, ASCII or UTF-16 as CoreFoundation writes it, and returns its object.
   ///
   /// A string of up to ``uniquedStringLength`` UTF-8 bytes is written once however often it is
-  /// added, unless `uniquing` is false: a string known to be added once (such as a unique name)
-  /// skips the lookup. A longer one is written each time.
-  public mutating func addString(_ string: String, uniquing: Bool = true) -> Int {
+  /// added, a longer one each time; `adaptively`, one of more than 16 bytes is looked up only
+  /// while such strings are found again (see `longerLookups`).
+  public mutating func addString(_ string: String, adaptively: Bool = false) -> Int {
     let next = offsets.count
     let length = string.utf8.count
-    if uniquing, length <= Self.uniquedStringLength {
+    let adapting = adaptively && length > 16
+    if length <= Self.uniquedStringLength,
+      !adapting || longerLookups.made < 256 || longerLookups.found * 8 >= longerLookups.made
+    {
       let known = strings.value(forKey: ExactString(string), insertingIfAbsent: next)
-      if known != next { return known }
+      if adapting { longerLookups.made += 1 }
+      if known != next {
+        if adapting { longerLookups.found += 1 }
+        return known
+      }
     }
     offsets.append(bytes.count)
     var string = string

@@ -27,9 +27,7 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
   }
 
   /// The message, with the offset when there is one.
-  public var description: String {
-    offset.map { "\(message) (at byte \($0))" } ?? message
-  }
+  public var description: String { offset.map { "\(message) (at byte \($0))" } ?? message }
 }
 
 /// Bounds on what a reader accepts, so that a hostile file cannot exhaust memory or time.

@@ -81,9 +81,7 @@ public final class RestorationRegistry {
   }
 
   /// The storyboard registered under a name, or nil.
-  public func storyboard(named name: String) -> (any RestorationStoryboard)? {
-    storyboards[name]
-  }
+  public func storyboard(named name: String) -> (any RestorationStoryboard)? { storyboards[name] }
 }
 
 private struct WeakObject {

@@ -165,9 +165,7 @@ public final class StateDecoder {
   public func decodeObject(forKey key: String) -> (any StateRestoring)? {
     if let archive, let asked = reading.nextKey() {
       let object = archive.object(forKey: key, record: record, asked: asked)
-      guard let index = object.flatMap(archive.recordIndex(ofUID:)) else {
-        return nil
-      }
+      guard let index = object.flatMap(archive.recordIndex(ofUID:)) else { return nil }
       return pass?.resolveReference(record: index)
     }
     guard case .reference(let path) = value(forKey: key) else { return nil }
@@ -197,9 +195,7 @@ public final class StateDecoder {
   public func decodeReferences(forKey key: String) -> [DecodedReference]? {
     if let archive, let asked = reading.nextKey() {
       let object = archive.object(forKey: key, record: record, asked: asked)
-      guard let indices = object.flatMap(archive.recordIndices(ofArray:)) else {
-        return nil
-      }
+      guard let indices = object.flatMap(archive.recordIndices(ofArray:)) else { return nil }
       return indices.map { index in
         DecodedReference(
           identifierPath: archive.paths[index],

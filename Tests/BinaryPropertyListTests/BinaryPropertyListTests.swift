@@ -99,6 +99,23 @@ private let everyType = Value.dictionary([
     #expect(writer.objectCount == 9)
   }
 
+  /// Strings of 17 to 32 bytes added adaptively are shared while they repeat, and no longer
+  /// looked up once hundreds were added and few found again; shorter ones always are.
+  @Test func longerStringsAreSharedWhileTheyRepeat() throws {
+    let label = "お気に入りの項目"  // 24 bytes
+    var writer = BinaryPropertyListWriter()
+    let first = writer.addString(label, adaptively: true)
+    for _ in 0..<500 { #expect(writer.addString(label, adaptively: true) == first) }
+
+    var texts = BinaryPropertyListWriter()
+    for index in 0..<300 { _ = texts.addString("a text that is unique \(index)", adaptively: true) }
+    let again = texts.addString(label, adaptively: true)
+    #expect(texts.addString(label, adaptively: true) != again)
+    #expect(texts.addString(label) == texts.addString(label))
+    #expect(
+      texts.addString("short", adaptively: true) == texts.addString("short", adaptively: true))
+  }
+
   /// Data from a buffer, from a contiguous collection and from one that is not are the same file.
   @Test func dataIsWrittenAlikeFromEveryKindOfCollection() throws {
     let payload: [UInt8] = (0..<40).map { UInt8($0 * 7 % 256) }

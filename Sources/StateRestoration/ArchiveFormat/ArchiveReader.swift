@@ -537,9 +537,7 @@ package final class CheckedArchive {
   }
 
   /// A record's values, all built.
-  package func values(record: Int) -> KeyedValues {
-    state.values(record: record)
-  }
+  package func values(record: Int) -> KeyedValues { state.values(record: record) }
 
   /// The archive as a value, every state built.
   package func makeArchive() -> RestorationArchive {

@@ -258,8 +258,8 @@ extension BinaryPropertyListWriter {
     case .integer(let value): return addInteger(value)
     case .unsignedInteger(let value): return addUnsignedInteger(value)
     case .real(let value): return addReal(value)
-    // Only short values (labels, states, raw values) repeat often enough to pay for a lookup.
-    case .string(let value): return addString(value, uniquing: value.utf8.count <= 16)
+    // Short values (labels, states, raw values) repeat; longer ones in some states, not most.
+    case .string(let value): return addString(value, adaptively: true)
     // Through its buffer: `Data`'s own contiguous-storage call is not specialized here.
     case .data(let value): return value.withUnsafeBytes { addData($0) }
     case .date(let value): return addDate(value.timeIntervalSinceReferenceDate)
