@@ -343,7 +343,7 @@ extension AppState.Values {
 
 /// SplitMix64, seeded with an object's index: the same values on every run and for every
 /// contender.
-private struct Random {
+struct Random {
   var state: UInt64
 
   /// Seeded with the index mixed, not multiplied: seeds a step of the sequence apart would give

@@ -28,7 +28,7 @@ struct RestorationComparisonCommand: ParsableCommand {
       Build with -c release for meaningful numbers:
         swift run --package-path Benchmarks -c release restoration-comparison
       """,
-    subcommands: [Compare.self, Table.self, Profile.self],
+    subcommands: [Compare.self, Table.self, Profile.self, Synthetic.self],
     defaultSubcommand: Compare.self
   )
 }
@@ -295,6 +295,67 @@ enum ShapeSelection: String, ExpressibleByArgument, CaseIterable {
   }
 }
 
+struct Synthetic: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Compares the engine with JSON and binary property lists in synthetic shapes.",
+    discussion: """
+      Each shape is a container of objects of one class that write the same keys: the cost of \
+      keys and values, not of the tree. Encode is the engine's preserve (walk, encode, archive, \
+      in memory) and the encoders' encode of an array of Codable structs; decode is the \
+      engine's restore into objects that exist already and the decoders' decode. Every \
+      contender's values are checked against the originals. Times are medians of --runs runs, \
+      in wall-clock time; a ratio is a contender's median over the engine's.
+      """)
+
+  @Option(name: [.customShort("n"), .long], help: "The number of objects in each shape.")
+  var objects: Int = 10_000
+
+  @Option(
+    name: .long, parsing: .upToNextOption,
+    help: ArgumentHelp(
+      "The shapes to measure.",
+      valueName: SyntheticShape.allCases.map(\.rawValue).joined(separator: "|")))
+  var shapes: [SyntheticShape] = SyntheticShape.allCases
+
+  @Option(help: "Timed runs per measurement; the median is reported.")
+  var runs: Int = 5
+
+  func validate() throws {
+    guard objects >= 1 else { throw ValidationError("-n must be at least 1") }
+    guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+  }
+
+  func run() throws {
+    print("| shape (\(objects.formatted()) objects) | contender | encode | decode | bytes |")
+    print("|---|---|---:|---:|---:|")
+    for shape in shapes {
+      FileHandle.standardError.write(Data("… \(shape.rawValue)\n".utf8))
+      let result = try SyntheticComparison(shape: shape, objects: objects, runs: runs)
+      print(row(shape, "**StateRestoration engine**", result.engine, base: nil))
+      print(row(shape, "JSONEncoder", result.json, base: result.engine))
+      print(row(shape, "PropertyListEncoder (binary)", result.propertyList, base: result.engine))
+    }
+  }
+
+  /// A table row; the ratios are to `base`, and the engine's row (no base) names the shape.
+  private func row(
+    _ shape: SyntheticShape, _ name: String, _ result: SyntheticComparison.Result,
+    base: SyntheticComparison.Result?
+  ) -> String {
+    func cell(_ text: String, _ value: Double, _ baseValue: Double?) -> String {
+      guard let baseValue, baseValue > 0 else { return text }
+      return text + String(format: " (×%.2f)", value / baseValue)
+    }
+    let label = base == nil ? "\(shape.rawValue): \(shape.summary)" : ""
+    let encode = cell(String(format: "%.1f ms", result.encode * 1e3), result.encode, base?.encode)
+    let decode = cell(String(format: "%.1f ms", result.decode * 1e3), result.decode, base?.decode)
+    let bytes = cell(
+      result.bytes.formatted(), Double(result.bytes), base.map { Double($0.bytes) })
+    return "| \(label) | \(name) | \(encode) | \(decode) | \(bytes) |"
+  }
+}
+
+extension SyntheticShape: ExpressibleByArgument {}
 extension Contender: ExpressibleByArgument {}
 extension StateShape: ExpressibleByArgument {}
 extension UIState.Selections: ExpressibleByArgument {}

@@ -122,6 +122,21 @@ import Testing
     }
   }
 
+  /// Every synthetic shape gives a row per contender, the engine's first, each checked against
+  /// the state it was given.
+  @Test func syntheticShapesGiveARowPerContender() throws {
+    let output = String(
+      decoding: try Self.run(["synthetic", "-n", "20", "--runs", "1"]), as: UTF8.self)
+    let rows = output.split(separator: "\n").dropFirst(2)
+    #expect(rows.count == 6 * 3)
+    for shape in ["numbers", "keys", "long-text", "tiny", "lists", "blobs"] {
+      let index = try #require(rows.firstIndex { $0.hasPrefix("| \(shape): ") })
+      #expect(rows[index].contains("**StateRestoration engine** |"))
+      #expect(rows[index + 1].contains("| JSONEncoder | ") && rows[index + 1].contains("(×"))
+      #expect(rows[index + 2].contains("| PropertyListEncoder (binary) | "))
+    }
+  }
+
   @Test func aContenderPredictedOverTheCapIsSkippedAndSaysWhy() throws {
     let output = try Self.run([
       "-n", "40", "400", "--runs", "1", "--contenders", "engine", "json-encoder",
