@@ -2,7 +2,8 @@
 ///
 /// Each `add` returns the new object's reference, for the containers that hold it; a container
 /// is added after its elements. Strings (byte for byte), numbers, dates and Booleans are written
-/// once however often they are added; data, UIDs and containers each time they are added.
+/// once however often they are added, while such values are found again (see ``Lookups``); data,
+/// UIDs and containers each time they are added.
 /// References take the fewest bytes, from 1 to 8, that hold the largest object number, and
 /// offsets those that hold the offset table's own position, as CoreFoundation writes them.
 ///
@@ -25,11 +26,26 @@ public struct BinaryPropertyListWriter {
   private var references: [Int] = []
   // Keys hashed with the standard library's seeded hasher: values may come from a file.
   private var strings: [ExactString: Int] = [:]
-  private var integers: [Int64: Int] = [:]
   private var smallIntegers: [Int] = []
-  /// Strings of more than 16 bytes looked up adaptively, and found: no more are looked up once
-  /// fewer than 1 in 8 of 256 or more were found, as texts seldom repeat and labels do.
-  private var longerLookups = (made: 0, found: 0)
+  private var stringLookups = Lookups()
+  private var scalarLookups = Lookups()
+  /// Lookups of one kind of value made lately, and found.
+  ///
+  /// Random numbers and texts seldom repeat, labels and states do: while fewer than 1 in 8 are
+  /// found, 1 value in 8 is looked up, to see whether they start to.
+  private struct Lookups {
+    var made = 0
+    var found = 0
+    var passed = 0
+    mutating func areWorthMaking() -> Bool {
+      passed += 1
+      return made < 256 || found * 8 >= made || passed % 8 == 0
+    }
+    mutating func count(found isFound: Bool) {
+      (made, found) = (made + 1, found + (isFound ? 1 : 0))
+      if made == 4_096 { (made, found) = (2_048, found / 2) }
+    }
+  }
   /// The objects of false and true, or -1.
   private var booleans = [-1, -1]
   /// Other scalars by their marker byte and bits.
@@ -57,20 +73,15 @@ public struct BinaryPropertyListWriter {
   ///
   /// A string of up to ``uniquedStringLength`` UTF-8 bytes is written once however often it is
   /// added, a longer one each time; `adaptively`, one of more than 16 bytes is looked up only
-  /// while such strings are found again (see `longerLookups`).
+  /// while such strings are found again.
   public mutating func addString(_ string: String, adaptively: Bool = false) -> Int {
     let next = offsets.count
     let length = string.utf8.count
     let adapting = adaptively && length > 16
-    if length <= Self.uniquedStringLength,
-      !adapting || longerLookups.made < 256 || longerLookups.found * 8 >= longerLookups.made
-    {
+    if length <= Self.uniquedStringLength, !adapting || stringLookups.areWorthMaking() {
       let known = strings.value(forKey: ExactString(string), insertingIfAbsent: next)
-      if adapting { longerLookups.made += 1 }
-      if known != next {
-        if adapting { longerLookups.found += 1 }
-        return known
-      }
+      if adapting { stringLookups.count(found: known != next) }
+      if known != next { return known }
     }
     offsets.append(bytes.count)
     var string = string
@@ -91,23 +102,19 @@ public struct BinaryPropertyListWriter {
 
   /// Adds an integer: non-negative ones in the fewest of 1, 2 or 4 bytes, others in 8.
   public mutating func addInteger(_ value: Int64) -> Int {
-    let next = offsets.count
-    let known: Int
-    // Small numbers, such as an archive's record numbers, are found without hashing.
-    if value >= 0, value < 1 << 16 {
-      if value >= smallIntegers.count {
-        smallIntegers.append(
-          contentsOf: repeatElement(-1, count: Int(value) + 1 - smallIntegers.count))
-      }
-      if smallIntegers[Int(value)] < 0 { smallIntegers[Int(value)] = next }
-      known = smallIntegers[Int(value)]
-    } else {
-      known = integers.value(forKey: value, insertingIfAbsent: next)
+    // Small numbers, such as an archive's record numbers and -1 for none, are found without
+    // hashing, by their value plus one.
+    guard value >= -1, value < 1 << 16 else {
+      let key = ScalarKey(marker: 0x10, bits: UInt64(bitPattern: value))
+      return addScalar(key) { Self.appendInteger(value, to: &$0) }
     }
-    guard known == next else { return known }
-    offsets.append(bytes.count)
-    Self.appendInteger(value, to: &bytes)
-    return next
+    let slot = Int(value) + 1
+    if slot >= smallIntegers.count {
+      smallIntegers.append(contentsOf: repeatElement(-1, count: slot + 1 - smallIntegers.count))
+    }
+    guard smallIntegers[slot] < 0 else { return smallIntegers[slot] }
+    smallIntegers[slot] = offsets.count
+    return addScalar(nil) { Self.appendInteger(value, to: &$0) }
   }
 
   /// Adds an integer above `Int64.max`, in the 16-byte form `plistlib` writes.
@@ -234,10 +241,14 @@ public struct BinaryPropertyListWriter {
 
   // MARK: Encoding
 
-  /// A scalar written once however often it is added: by `write`, at the end of the file.
-  private mutating func addScalar(_ key: ScalarKey, _ write: (inout [UInt8]) -> Void) -> Int {
-    let known = scalars.value(forKey: key, insertingIfAbsent: offsets.count)
-    if known != offsets.count { return known }
+  /// A scalar written once however often it is added, unless `key` is nil: by `write`, at the end
+  /// of the file.
+  private mutating func addScalar(_ key: ScalarKey?, _ write: (inout [UInt8]) -> Void) -> Int {
+    if let key, scalarLookups.areWorthMaking() {
+      let known = scalars.value(forKey: key, insertingIfAbsent: offsets.count)
+      scalarLookups.count(found: known != offsets.count)
+      if known != offsets.count { return known }
+    }
     offsets.append(bytes.count)
     write(&bytes)
     return offsets.count - 1

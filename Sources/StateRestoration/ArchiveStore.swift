@@ -84,9 +84,7 @@ public final class InMemoryArchiveStore: ArchiveStore {
   public private(set) var writeCounts: [ArchiveStoreItem: Int] = [:]
 
   /// Creates a store holding `contents`.
-  public init(contents: [ArchiveStoreItem: [UInt8]] = [:]) {
-    self.contents = contents
-  }
+  public init(contents: [ArchiveStoreItem: [UInt8]] = [:]) { self.contents = contents }
 
   /// `memory`.
   public var location: String { "memory" }

@@ -29,15 +29,11 @@ public final class RestorationEngine {
   /// The restoration classes, registered objects and storyboards archives may use.
   public let registry: RestorationRegistry
   /// Developer mode, debug logging and input limits.
-  public var settings: RestorationSettings {
-    didSet { applyLogLevel() }
-  }
+  public var settings: RestorationSettings { didSet { applyLogLevel() } }
   /// The app's opt-in and hooks; without a delegate nothing is saved or restored.
   public weak var delegate: (any RestorationDelegate)?
   /// Where the engine logs; debug messages appear when ``RestorationSettings/debugLogging`` is on.
-  public var logger: Logger {
-    didSet { applyLogLevel() }
-  }
+  public var logger: Logger { didSet { applyLogLevel() } }
   /// An object restoration code reaches through ``StateDecoder/applicationContext``; weak.
   public weak var applicationContext: AnyObject?
   /// The clock used for archive timestamps.

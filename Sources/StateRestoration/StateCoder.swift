@@ -129,9 +129,7 @@ public final class StateCoder {
   ///
   /// References encoded into it record the object's identifier path, computed from the tree,
   /// but pull nothing into an archive. Useful in tests of `encodeRestorableState(with:)`.
-  public convenience init() {
-    self.init(identifierPath: nil, pass: nil)
-  }
+  public convenience init() { self.init(identifierPath: nil, pass: nil) }
 
   init(identifierPath: String?, pass: PreservationPass?) {
     (log.identifierPath, self.pass) = (identifierPath, pass)

@@ -109,11 +109,28 @@ private let everyType = Value.dictionary([
 
     var texts = BinaryPropertyListWriter()
     for index in 0..<300 { _ = texts.addString("a text that is unique \(index)", adaptively: true) }
+    // Looked up 1 time in 8 now: two in a row are not both looked up.
     let again = texts.addString(label, adaptively: true)
     #expect(texts.addString(label, adaptively: true) != again)
     #expect(texts.addString(label) == texts.addString(label))
     #expect(
       texts.addString("short", adaptively: true) == texts.addString("short", adaptively: true))
+  }
+
+  /// Numbers that do not repeat stop being looked up, and are shared again once they repeat.
+  @Test func numbersAreSharedAgainOnceTheyRepeat() throws {
+    var writer = BinaryPropertyListWriter()
+    for index in 0..<1_000 {
+      _ = writer.addReal(Double(index) + 0.25)
+      _ = writer.addInteger(100_000 + Int64(index))
+    }
+    let before = writer.objectCount
+    let reals = (0..<2_000).map { _ in writer.addReal(0.5) }
+    let integers = (0..<2_000).map { _ in writer.addInteger(70_000) }
+    #expect(Set(reals.suffix(1_000)).count == 1)
+    #expect(Set(integers.suffix(1_000)).count == 1)
+    // A few hundred sampled lookups find them again, then every one is looked up.
+    #expect(writer.objectCount - before < 4_000 / 4)
   }
 
   /// Data from a buffer, from a contiguous collection and from one that is not are the same file.

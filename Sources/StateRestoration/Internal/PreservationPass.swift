@@ -234,9 +234,7 @@ final class PreservationPass {
     var thrown: (any Error)?
     do {
       try object.encodeRestorableState(with: coder)
-    } catch {
-      thrown = error
-    }
+    } catch { thrown = error }
     for error in coder.errors {
       issue(.encodeFailed, path, "\(error.message); the other keys are kept")
     }
