@@ -243,11 +243,7 @@ package struct SyntheticComparison: Sendable {
     var sizes = [0, 0, 0]
     let clock = ContinuousClock()
     func time(_ slot: Int, _ body: () throws -> Void) rethrows {
-      let start = clock.now
-      try body()
-      let elapsed = clock.now - start
-      times[slot].append(
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+      times[slot].append(try clock.measure(body).seconds)
     }
     for _ in 0..<max(1, runs) {
       let preserver = makeEngine()
